@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// PeerLink: an iPhone app and its Apple Watch companion, simulated on Linux.
+/// Arrows point down only: executables → Simulator → PhoneNode/WatchNode → PeerLink → Shared.
+let package = Package(
+    name: "PeerLink",
+    products: [
+        .executable(name: "phone-node", targets: ["phone-node"]),
+        .executable(name: "watch-node", targets: ["watch-node"]),
+        .executable(name: "sync-sim", targets: ["sync-sim"]),
+    ],
+    targets: [
+        // MARK: - System libraries
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+
+        // MARK: - Libraries
+        .target(name: "Shared", dependencies: ["CSQLite", "COpenSSL"]),
+        .target(name: "PeerLink", dependencies: ["Shared", "COpenSSL"]),
+        .target(name: "PhoneNode", dependencies: ["PeerLink", "Shared"]),
+        .target(name: "WatchNode", dependencies: ["PeerLink", "Shared"]),
+        .target(name: "Simulator", dependencies: ["PhoneNode", "WatchNode", "PeerLink", "Shared"]),
+
+        // MARK: - Executables
+        .executableTarget(name: "phone-node", dependencies: ["PhoneNode", "PeerLink", "Shared"]),
+        .executableTarget(name: "watch-node", dependencies: ["WatchNode", "PeerLink", "Shared"]),
+        .executableTarget(name: "sync-sim", dependencies: ["Simulator", "Shared"]),
+
+        // MARK: - Tests
+        .testTarget(name: "SharedTests", dependencies: ["Shared"]),
+        .testTarget(name: "PeerLinkTests", dependencies: ["PeerLink", "Shared"]),
+        .testTarget(name: "PhoneNodeTests", dependencies: ["PhoneNode", "PeerLink", "Shared"]),
+        .testTarget(name: "WatchNodeTests", dependencies: ["WatchNode", "PeerLink", "Shared"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "PhoneNode", "WatchNode", "PeerLink", "Shared"]),
+        .testTarget(name: "SyncTests", dependencies: ["Simulator", "Shared"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

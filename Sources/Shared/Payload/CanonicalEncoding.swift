@@ -1,0 +1,113 @@
+/// The one byte form of a `PlistValue`: used for payload size limits, the wire and digests.
+///
+/// Layout: a tag byte, then the body.
+/// - `0x01` string: varint byte count, UTF-8
+/// - `0x02` int: zigzag varint
+/// - `0x03` double: 8 bytes, IEEE-754 bits big-endian (every NaN written as 0x7FF8…0)
+/// - `0x04` false, `0x05` true (no body)
+/// - `0x06` date: 8 bytes, seconds since 1970 as IEEE-754 bits big-endian
+/// - `0x07` data: varint byte count, bytes
+/// - `0x08` array: varint element count, elements
+/// - `0x09` dictionary: varint entry count, then entries sorted by the keys' UTF-8 bytes;
+///   each entry is varint key length, key UTF-8, value. Keys MUST be unique and sorted.
+public enum CanonicalEncoding {
+    /// Nesting deeper than this is refused when decoding (arrays and dictionaries).
+    public static let maxDepth = 64
+
+    enum Tag: UInt8 {
+        case string = 0x01, int = 0x02, double = 0x03, falseValue = 0x04, trueValue = 0x05
+        case date = 0x06, data = 0x07, array = 0x08, dictionary = 0x09
+    }
+
+    /// Encodes `value` canonically.
+    public static func encode(_ value: PlistValue) -> [UInt8] {
+        var w = ByteWriter(capacity: 64)
+        encode(value, into: &w)
+        return w.bytes
+    }
+
+    /// Appends the canonical form of `value` to `w`.
+    public static func encode(_ value: PlistValue, into w: inout ByteWriter) {
+        switch value {
+        case .string(let s):
+            w.writeByte(Tag.string.rawValue); w.writeString(s)
+        case .int(let i):
+            w.writeByte(Tag.int.rawValue); w.writeSignedVarint(i)
+        case .double(let d):
+            w.writeByte(Tag.double.rawValue); w.writeUInt64BE(canonicalBits(d))
+        case .bool(let b):
+            w.writeByte(b ? Tag.trueValue.rawValue : Tag.falseValue.rawValue)
+        case .date(let d):
+            w.writeByte(Tag.date.rawValue); w.writeUInt64BE(canonicalBits(d))
+        case .data(let bytes):
+            w.writeByte(Tag.data.rawValue); w.writeLengthPrefixed(bytes)
+        case .array(let items):
+            w.writeByte(Tag.array.rawValue); w.writeVarint(UInt64(items.count))
+            for item in items { encode(item, into: &w) }
+        case .dictionary(let dict):
+            w.writeByte(Tag.dictionary.rawValue); w.writeVarint(UInt64(dict.count))
+            for key in dict.keys.sorted(by: utf8Less) {
+                w.writeString(key)
+                encode(dict[key]!, into: &w)
+            }
+        }
+    }
+
+    /// The size of the canonical form, as the payload limits measure it.
+    public static func encodedSize(_ value: PlistValue) -> Int { encode(value).count }
+
+    /// Decodes exactly one value that fills `bytes`; rejects trailing bytes, unsorted or
+    /// duplicate keys and nesting deeper than `maxDepth`.
+    public static func decode(_ bytes: [UInt8]) throws(ByteReaderError) -> PlistValue {
+        var r = ByteReader(bytes)
+        let v = try decode(from: &r, depth: 0)
+        guard r.isAtEnd else { throw .malformed("\(r.remaining) trailing bytes") }
+        return v
+    }
+
+    /// Decodes one value from `r`, leaving it after the value.
+    public static func decode(from r: inout ByteReader, depth: Int = 0) throws(ByteReaderError) -> PlistValue {
+        guard depth <= maxDepth else { throw .malformed("nesting deeper than \(maxDepth)") }
+        let raw = try r.readByte()
+        guard let tag = Tag(rawValue: raw) else { throw .malformed("unknown value tag 0x\(String(raw, radix: 16))") }
+        switch tag {
+        case .string: return .string(try r.readString())
+        case .int: return .int(try r.readSignedVarint())
+        case .double: return .double(Double(bitPattern: try r.readUInt64BE()))
+        case .falseValue: return .bool(false)
+        case .trueValue: return .bool(true)
+        case .date: return .date(Double(bitPattern: try r.readUInt64BE()))
+        case .data: return .data(Array(try r.readLengthPrefixed()))
+        case .array:
+            let n = try r.readVarint()
+            // Every element takes at least one byte: a count beyond what is left is a lie.
+            guard n <= UInt64(r.remaining) else { throw .lengthTooLarge(n) }
+            var items: [PlistValue] = []
+            items.reserveCapacity(Int(n))
+            for _ in 0..<n { items.append(try decode(from: &r, depth: depth + 1)) }
+            return .array(items)
+        case .dictionary:
+            let n = try r.readVarint()
+            guard n <= UInt64(r.remaining) / 2 else { throw .lengthTooLarge(n) }
+            var dict: [String: PlistValue] = [:]
+            dict.reserveCapacity(Int(n))
+            var previous: String? = nil
+            for _ in 0..<n {
+                let key = try r.readString()
+                if let p = previous, !utf8Less(p, key) { throw .malformed("dictionary keys not sorted or duplicated at \"\(key)\"") }
+                previous = key
+                dict[key] = try decode(from: &r, depth: depth + 1)
+            }
+            return .dictionary(dict)
+        }
+    }
+
+    static func canonicalBits(_ d: Double) -> UInt64 {
+        d.isNaN ? 0x7FF8_0000_0000_0000 : d.bitPattern
+    }
+
+    /// Orders strings by their UTF-8 bytes (not by Swift's Unicode ordering).
+    public static func utf8Less(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+}
