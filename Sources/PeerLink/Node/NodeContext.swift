@@ -1,0 +1,75 @@
+import Shared
+
+/// Everything an app core may touch: the clock reading, the calendar and language, the
+/// replicated state, the link session, and its own durable key-value state.
+///
+/// Writes accumulate in one batch that the engine commits at the end of the current event,
+/// before any frame caused by that event goes out.
+public struct NodeContext: Sendable {
+    public let role: DeviceRole
+    /// The node's clock reading for the current event.
+    public internal(set) var now: EpochMs
+    /// The device's local calendar (time zone), which may change (travel).
+    public var calendar: LocalCalendar
+    public var language: AppLanguage
+    public internal(set) var session: LinkSession
+    public internal(set) var replica: ReplicaState
+    var sync: ReplicaSync
+    var batch = WriteBatch()
+    /// The app's own durable values (not replicated), loaded at launch.
+    public internal(set) var local: [String: PlistValue] = [:]
+    /// Log lines produced during the current event.
+    var logs: [(LogLevel, String)] = []
+
+    static let localTable = StoreTable("app_local")
+
+    // MARK: - Replicated state
+
+    /// Writes a typed record (all its fields) to the replicated state.
+    @discardableResult
+    public mutating func put<R: ReplicatedRecord>(_ record: R) -> Result<HLCTimestamp, ReplicaState.WriteRefusal> {
+        replica.put(record, wallMs: now)
+    }
+
+    /// Sets some fields of a record.
+    @discardableResult
+    public mutating func set(_ key: RecordKey, _ fields: [String: PlistValue]) -> Result<HLCTimestamp, ReplicaState.WriteRefusal> {
+        replica.set(key, fields, wallMs: now)
+    }
+
+    /// Deletes a record (tombstone).
+    @discardableResult
+    public mutating func delete(_ key: RecordKey) -> Result<HLCTimestamp, ReplicaState.WriteRefusal> {
+        replica.delete(key, wallMs: now)
+    }
+
+    // MARK: - Link
+
+    /// `transferUserInfo`.
+    public mutating func transferUserInfo(_ info: PlistValue) -> Result<UserInfoTransfer, WCError> {
+        session.transferUserInfo(info, now: now)
+    }
+
+    /// Reports the app's state (foreground, workout…), which decides reachability.
+    public mutating func setAppState(_ state: AppState) {
+        session.setLocalAppState(state)
+    }
+
+    // MARK: - Local state
+
+    /// Stores (or with nil removes) one of the app's own durable values.
+    public mutating func setLocal(_ key: String, _ value: PlistValue?) {
+        local[key] = value
+        if let value {
+            batch.put(Self.localTable, Array(key.utf8), CanonicalEncoding.encode(value))
+        } else {
+            batch.delete(Self.localTable, Array(key.utf8))
+        }
+    }
+
+    // MARK: - Log
+
+    public mutating func log(_ level: LogLevel, _ message: String) {
+        logs.append((level, message))
+    }
+}

@@ -1,0 +1,80 @@
+import Shared
+
+/// The commands every node answers, whatever its role.
+extension NodeEngine {
+    /// `status`, `digest`, `link`, `outbox`, `records COLLECTION`, `query PATH…`; nil for others.
+    func engineCommand(_ c: NodeCommand) -> CommandReply? {
+        guard let verb = c.words.first else { return .error("empty command") }
+        switch verb {
+        case "status":
+            let v = statusValue()
+            return .ok(v, text: v.jsonString())
+        case "digest":
+            let d = ctx.replica.digestHex()
+            return .ok(.string(d), text: d)
+        case "link":
+            let v = linkValue()
+            return .ok(v, text: v.jsonString())
+        case "outbox":
+            let items = ctx.session.outstandingUserInfoTransfers.map { t -> PlistValue in
+                ["id": .string(t.id), "transferring": .bool(t.isTransferring), "complication": .bool(t.isCurrentComplicationInfo),
+                 "bytes": .int(Int64(CanonicalEncoding.encodedSize(t.userInfo)))]
+            }
+            return .ok(.array(items), text: "\(items.count) outstanding user-info transfers")
+        case "records":
+            guard c.words.count == 2 else { return .error("usage: records COLLECTION") }
+            let recs = ctx.replica.records(in: c.words[1])
+            let v = PlistValue.array(recs.map { ["id": .string($0.id), "fields": .dictionary($0.fields)] })
+            return .ok(v, text: recs.map { "\($0.id) \(PlistValue.dictionary($0.fields).jsonString())" }.joined(separator: "\n"))
+        case "query":
+            let path = Array(c.words.dropFirst())
+            guard let v = engineQuery(path) ?? app.query(path, ctx) else { return .error("no value at \(path.joined(separator: " "))") }
+            return .ok(v, text: v.jsonString())
+        default:
+            return nil
+        }
+    }
+
+    /// Values every node can answer: `digest`, `records.COLLECTION.count`, `link.*`.
+    func engineQuery(_ path: [String]) -> PlistValue? {
+        switch path.first {
+        case "digest": return .string(ctx.replica.digestHex())
+        case "count":
+            guard path.count == 2 else { return nil }
+            return .int(Int64(ctx.replica.count(in: path[1])))
+        case "link": return path.count == 2 ? linkValue()[path[1]] : linkValue()
+        default: return nil
+        }
+    }
+
+    func linkValue() -> PlistValue {
+        let s = ctx.session
+        return [
+            "activationState": .string(s.activationState.rawValue),
+            "connected": .bool(s.isConnected), "reachable": .bool(s.isReachable), "paired": .bool(s.isPaired),
+            "watchAppInstalled": .bool(s.isWatchAppInstalled), "complicationEnabled": .bool(s.isComplicationEnabled),
+            "outstandingUserInfo": .int(Int64(s.outstandingUserInfoCount)),
+            "framesSent": .int(Int64(s.stats.framesSent)), "framesReceived": .int(Int64(s.stats.framesReceived)),
+            "userInfoDelivered": .int(Int64(s.stats.userInfoDelivered)),
+            "duplicatesDropped": .int(Int64(s.stats.userInfoDuplicatesDropped)),
+            "retransmits": .int(Int64(s.stats.retransmits)), "connectionsRejected": .int(Int64(s.stats.connectionsRejected)),
+        ]
+    }
+
+    /// What the conductor needs to decide quiescence.
+    func statusValue() -> PlistValue {
+        let s = ctx.session
+        var v: [String: PlistValue] = [
+            "role": .string(ctx.role.rawValue), "now": .int(ctx.now),
+            "connected": .bool(s.isConnected), "reachable": .bool(s.isReachable),
+            "framesSent": .int(Int64(s.stats.framesSent)), "framesReceived": .int(Int64(s.stats.framesReceived)),
+            "bytesIn": .int(Int64(bytesIn)), "bytesOut": .int(Int64(bytesOut)),
+            "outstandingUserInfo": .int(Int64(s.outstandingUserInfoCount)),
+            "syncInFlight": .bool(ctx.sync.persistent.inFlightUpTo != nil),
+            "seq": .int(Int64(ctx.replica.seq)),
+            "digest": .string(ctx.replica.digestHex()),
+        ]
+        if let d = nextDeadline { v["nextDeadline"] = .int(d) }
+        return .dictionary(v)
+    }
+}

@@ -1,0 +1,256 @@
+import Shared
+
+/// What the engine asks its transport shell to do.
+public enum NodeOutput: Sendable, Equatable {
+    /// Write these bytes to the connection.
+    case send(ConnectionID, [UInt8])
+    /// Close the connection (after writing what is queued).
+    case close(ConnectionID, reason: String)
+    /// A log line for the node's log.
+    case log(LogLevel, String)
+    /// The store failed to commit: the node must stop (nothing uncommitted was acknowledged).
+    case fatal(String)
+}
+
+/// How the engine's store was found at launch.
+public enum StoreOpening: Sendable, Equatable {
+    case existing
+    /// Found corrupt: moved aside (to `quarantinedAs`) and started empty.
+    case resetAfterCorruption(reason: String, quarantinedAs: String)
+}
+
+/// One node: the link session, the replicated state and its sync, and the app, over a store.
+///
+/// The engine is shared by both roles and both shells (TCP processes and the simulator). It
+/// owns the ordering contract: at the end of every entry point it commits the event's batch
+/// (the app's writes, the receive log, the replica rows) and only then releases the frames
+/// the event produced. It does no socket I/O and reads no clock: `now` comes with each call.
+public final class NodeEngine<App: NodeApp> {
+    public private(set) var app: App
+    public private(set) var ctx: NodeContext
+    let store: KeyValueStore
+    private var decoders: [ConnectionID: FrameDecoder] = [:]
+    private var output: [NodeOutput] = []
+    private var heldSends: [NodeOutput] = []
+    /// Set when a commit failed: the node must stop.
+    public private(set) var failed: String?
+    /// Bytes received and sent over all connections.
+    public private(set) var bytesIn = 0
+    public private(set) var bytesOut = 0
+
+    /// The user-info key that carries replica deltas.
+    public static var syncKey: String { "peerlink.sync" }
+
+    /// Opens the node over `store`. Throws `StoreCorruption` when the store does not load:
+    /// the shell then quarantines it and calls again with an empty store and `opening`
+    /// `.resetAfterCorruption`.
+    public init(app: App, role: DeviceRole, store: KeyValueStore, config: LinkConfig, calendar: LocalCalendar,
+                language: AppLanguage, now: EpochMs, seed: UInt64, newIncarnation: UInt64, opening: StoreOpening = .existing) throws {
+        self.app = app
+        self.store = store
+        let (replica, syncState) = try ReplicaPersistence.load(from: store, replica: role.replicaID)
+        let linkState = try LinkPersistence.load(from: store, newIncarnation: newIncarnation)
+        var local: [String: PlistValue] = [:]
+        do {
+            for row in try store.scan(NodeContext.localTable) {
+                local[String(decoding: row.key, as: UTF8.self)] = try CanonicalEncoding.decode(row.value)
+            }
+        } catch let e as ByteReaderError {
+            throw StoreCorruption(reason: "app state row does not decode: \(e)")
+        }
+        var sync = ReplicaSync(replica: role.replicaID, peer: role.peer.replicaID,
+                               persistent: syncState ?? ReplicaSync.Persistent(incarnation: newIncarnation))
+        if syncState == nil { sync.storeWasReset(newIncarnation: newIncarnation) }
+        ctx = NodeContext(role: role, now: now, calendar: calendar, language: language,
+                          session: LinkSession(config: config, persistent: linkState, seed: seed),
+                          replica: replica, sync: sync)
+        ctx.local = local
+        if case .resetAfterCorruption(let reason, let moved) = opening {
+            // The seed's requirement 5.2: reset to the initial state and record an error log.
+            ctx.log(.error, "store corrupt (\(reason)); moved to \(moved); started from the initial state; the peer will resend its data")
+        }
+        ctx.session.activate()
+        self.app.onLaunch(&ctx)
+        finish()
+    }
+
+    // MARK: - Entry points
+
+    /// Takes the outputs produced so far, in order.
+    public func drainOutput() -> [NodeOutput] {
+        defer { output = [] }
+        return output
+    }
+
+    /// A transport connection opened (`nonce`: 16 random bytes from the shell).
+    public func connectionOpened(_ id: ConnectionID, isInitiator: Bool, nonce: [UInt8], now: EpochMs) {
+        ctx.now = now
+        decoders[id] = FrameDecoder()
+        ctx.session.onConnectionOpened(id, isInitiator: isInitiator, nonce: nonce, now: now)
+        finish()
+    }
+
+    /// Bytes arrived on a connection.
+    public func received(_ id: ConnectionID, _ bytes: ArraySlice<UInt8>, now: EpochMs) {
+        ctx.now = now
+        bytesIn += bytes.count
+        guard var d = decoders[id] else { return }
+        d.feed(bytes)
+        while true {
+            do {
+                guard let frame = try d.next() else { break }
+                ctx.session.onFrame(id, frame, now: now)
+                pump()
+            } catch {
+                ctx.session.onMalformedInput(id, reason: error.description, now: now)
+                break
+            }
+        }
+        decoders[id] = d
+        ctx.session.endOfInput(now: now)
+        finish()
+    }
+
+    /// The connection closed (peer, error, or our own `.close`).
+    public func connectionClosed(_ id: ConnectionID, now: EpochMs) {
+        ctx.now = now
+        if var d = decoders.removeValue(forKey: id) {
+            do { try d.finish() } catch { ctx.log(.warning, "connection \(id): \(error)") }
+        }
+        ctx.session.onConnectionClosed(id, now: now)
+        finish()
+    }
+
+    /// A connection attempt (the watch's) failed.
+    public func connectFailed(now: EpochMs) {
+        ctx.now = now
+        ctx.session.onConnectAttemptFailed(now: now)
+        finish()
+    }
+
+    /// Time passed: fires the session's and the app's due timers.
+    public func tick(now: EpochMs) {
+        ctx.now = now
+        ctx.session.onTick(now: now)
+        pump()
+        app.onTick(&ctx)
+        finish()
+    }
+
+    /// The earliest time `tick` has work (session timers, reconnect, app timers).
+    public var nextDeadline: EpochMs? {
+        [ctx.session.nextDeadline(), app.nextDeadline(ctx)].compactMap { $0 }.min()
+    }
+
+    /// Changes the device's time zone (travel) and lets the app recompute.
+    public func setCalendar(_ calendar: LocalCalendar, now: EpochMs) {
+        ctx.now = now
+        ctx.calendar = calendar
+        app.onTick(&ctx)
+        finish()
+    }
+
+    /// Runs a command: the engine's own (`status`, `digest`, `link`…) or the app's.
+    public func command(_ command: NodeCommand, now: EpochMs) -> CommandReply {
+        ctx.now = now
+        let reply = engineCommand(command) ?? app.onCommand(command, &ctx)
+        finish()
+        return reply
+    }
+
+    // MARK: - Internals
+
+    /// Handles session actions until none are left (deliveries may cause more).
+    private func pump() {
+        while true {
+            let actions = ctx.session.drainActions()
+            if actions.isEmpty { return }
+            for action in actions {
+                switch action {
+                case .send(let id, let frame):
+                    heldSends.append(.send(id, FrameEncoder.encode(frame)))
+                case .close(let id, let reason):
+                    heldSends.append(.close(id, reason: reason))
+                case .persist(let b):
+                    ctx.batch.append(b)
+                case .log(let level, let message):
+                    ctx.log(level, message)
+                case .deliver(let event):
+                    deliver(event)
+                }
+            }
+        }
+    }
+
+    private func deliver(_ event: LinkEvent) {
+        switch event {
+        case .didReceiveUserInfo(let info, _):
+            if case .data(let bytes)? = info[Self.syncKey] {
+                receiveDelta(bytes)
+                return
+            }
+        case .didFinishUserInfoTransfer(let t, let error):
+            if t.userInfo[Self.syncKey] != nil {
+                if error == nil { ctx.sync.onPartConfirmed() } else { ctx.sync.onPartFailed() }
+                return
+            }
+        case .linkDidChange(up: false):
+            // A delta in flight stays in the outbox and is delivered on reconnect.
+            break
+        default:
+            break
+        }
+        app.onLinkEvent(event, &ctx)
+    }
+
+    private func receiveDelta(_ bytes: [UInt8]) {
+        do {
+            let delta = try ReplicaDeltaCodec.decode(bytes)
+            let r = ctx.sync.receive(delta, into: &ctx.replica, wallMs: ctx.now)
+            if r.peerWasReset { ctx.log(.info, "the peer's store was reset: resending everything it held") }
+            if r.recordsChanged > 0 || r.tombstonesCollected > 0 { app.onReplicaMerged(&ctx) }
+        } catch {
+            ctx.log(.error, "dropped a replica delta that does not decode: \(error)")
+        }
+    }
+
+    /// Queues the next replica delta when one is due and the link is up.
+    private func syncIfDue() {
+        guard ctx.session.isConnected, let parts = ctx.sync.makeDelta(from: ctx.replica) else { return }
+        for part in parts {
+            let info: PlistValue = [Self.syncKey: .data(ReplicaDeltaCodec.encode(part))]
+            if case .failure(let e) = ctx.session.transferUserInfo(info, now: ctx.now) {
+                ctx.log(.error, "replica delta not queued: \(e)")
+                ctx.sync.onPartFailed()
+                return
+            }
+        }
+    }
+
+    /// Ends an entry point: syncs, commits, then releases frames and logs.
+    private func finish() {
+        pump()
+        syncIfDue()
+        pump()
+        ReplicaPersistence.persistChanges(of: &ctx.replica, sync: ctx.sync.persistent, into: &ctx.batch)
+        if failed == nil, !ctx.batch.isEmpty {
+            do {
+                try store.commit(ctx.batch)
+            } catch {
+                failed = "store commit failed: \(error)"
+                output.append(.fatal(failed!))
+                heldSends = []
+            }
+        }
+        ctx.batch = WriteBatch()
+        for (level, message) in ctx.logs { output.append(.log(level, message)) }
+        ctx.logs = []
+        if failed == nil {
+            for s in heldSends {
+                if case .send(_, let bytes) = s { bytesOut += bytes.count }
+                output.append(s)
+            }
+        }
+        heldSends = []
+    }
+}

@@ -1,0 +1,52 @@
+import Shared
+
+/// Settings of a link session. Every limit and timeout is here, named with its unit.
+public struct LinkConfig: Sendable, Equatable {
+    /// Which device this session runs on.
+    public var role: DeviceRole
+    /// The shared pairing secret; nil when this node is not paired (it then refuses peers).
+    public var pairingSecret: [UInt8]?
+    /// A connection that has not authenticated within this time is closed.
+    public var handshakeTimeoutMs: Int64 = 5_000
+    /// A ping is sent after this much time without sending anything.
+    public var heartbeatIntervalMs: Int64 = 2_000
+    /// A peer silent this long is declared gone: the connection is closed, unreachable.
+    public var peerSilenceTimeoutMs: Int64 = 7_000
+    /// Unacknowledged transfers are sent again after this long without progress.
+    public var retransmitAfterMs: Int64 = 1_500
+    /// At most this many user-info transfers are on the wire unacknowledged.
+    public var maxUserInfoInFlight: Int = 8_192
+    /// Reconnect backoff: first delay, cap, and jitter as a fraction of the delay.
+    public var reconnectInitialMs: Int64 = 250
+    public var reconnectMaxMs: Int64 = 30_000
+    public var reconnectJitter: Double = 0.2
+
+    public init(role: DeviceRole, pairingSecret: [UInt8]?) {
+        self.role = role
+        self.pairingSecret = pairingSecret
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for jitter: cores take a seed, never a system RNG.
+public struct SplitMix64: Sendable, Equatable {
+    public private(set) var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in 0..<1.
+    public mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    /// Uniform in `range`.
+    public mutating func next(in range: ClosedRange<Int>) -> Int {
+        let span = UInt64(range.upperBound - range.lowerBound + 1)
+        return range.lowerBound + Int(next() % span)
+    }
+}

@@ -1,0 +1,140 @@
+/// How the replicated state and its sync bookkeeping are laid out in the node's store.
+///
+/// - `replica`: one row per record; key = varint-prefixed collection and id; value = the
+///   record entry (tombstone and field registers with stamps and local seqs).
+/// - `replica_meta`: `seq` (the change counter) and `sync` (`ReplicaSync.Persistent`).
+public enum ReplicaPersistence {
+    public static let records = StoreTable("replica")
+    public static let meta = StoreTable("replica_meta")
+
+    static let seqKey = Array("seq".utf8)
+    static let syncKey = Array("sync".utf8)
+
+    // MARK: - Writing
+
+    /// Appends the rows for everything changed since the last drain, and the meta rows.
+    public static func persistChanges(of state: inout ReplicaState, sync: ReplicaSync.Persistent, into batch: inout WriteBatch) {
+        let (changed, removed) = state.drainChanges()
+        for key in changed {
+            guard let e = state.records[key] else { continue }
+            batch.put(records, encodeKey(key), encodeEntry(e))
+        }
+        for key in removed { batch.delete(records, encodeKey(key)) }
+        batch.put(meta, seqKey, storeKey(state.seq))
+        batch.put(meta, syncKey, encodeSync(sync))
+    }
+
+    public static func encodeKey(_ k: RecordKey) -> [UInt8] {
+        var w = ByteWriter(capacity: 32)
+        w.writeString(k.collection)
+        w.writeString(k.id)
+        return w.bytes
+    }
+
+    public static func decodeKey(_ bytes: [UInt8]) throws(ByteReaderError) -> RecordKey {
+        var r = ByteReader(bytes)
+        let c = try r.readString(), id = try r.readString()
+        guard r.isAtEnd else { throw .malformed("trailing bytes in record key") }
+        return RecordKey(c, id)
+    }
+
+    static func writeStamp(_ s: HLCTimestamp, _ w: inout ByteWriter) {
+        w.writeSignedVarint(s.wallMs); w.writeVarint(UInt64(s.counter)); w.writeVarint(UInt64(s.replica))
+    }
+
+    static func readStamp(_ r: inout ByteReader) throws(ByteReaderError) -> HLCTimestamp {
+        let wall = try r.readSignedVarint(), c = try r.readVarint(), rep = try r.readVarint()
+        guard c <= UInt64(UInt32.max), rep <= UInt64(UInt16.max) else { throw .malformed("bad stamp") }
+        return HLCTimestamp(wallMs: wall, counter: UInt32(c), replica: UInt16(rep))
+    }
+
+    public static func encodeEntry(_ e: RecordEntry) -> [UInt8] {
+        var w = ByteWriter(capacity: 64)
+        if let t = e.tombstone {
+            w.writeByte(1); writeStamp(t.stamp, &w); w.writeVarint(t.seq)
+        } else {
+            w.writeByte(0)
+        }
+        w.writeVarint(UInt64(e.fields.count))
+        for name in e.fields.keys.sorted(by: CanonicalEncoding.utf8Less) {
+            let reg = e.fields[name]!
+            w.writeString(name); writeStamp(reg.stamp, &w); w.writeVarint(reg.seq)
+            CanonicalEncoding.encode(reg.value, into: &w)
+        }
+        return w.bytes
+    }
+
+    public static func decodeEntry(_ bytes: [UInt8]) throws(ByteReaderError) -> RecordEntry {
+        var r = ByteReader(bytes)
+        var e = RecordEntry()
+        if try r.readByte() == 1 {
+            let s = try readStamp(&r)
+            e.tombstone = Tombstone(stamp: s, seq: try r.readVarint())
+        }
+        let n = try r.readVarint()
+        guard n <= UInt64(r.remaining) else { throw .lengthTooLarge(n) }
+        for _ in 0..<n {
+            let name = try r.readString()
+            let s = try readStamp(&r)
+            let seq = try r.readVarint()
+            e.fields[name] = Register(value: try CanonicalEncoding.decode(from: &r), stamp: s, seq: seq)
+        }
+        guard r.isAtEnd else { throw .malformed("trailing bytes in record entry") }
+        return e
+    }
+
+    public static func encodeSync(_ p: ReplicaSync.Persistent) -> [UInt8] {
+        var w = ByteWriter(capacity: 64)
+        w.writeByte(1)
+        w.writeUInt64BE(p.incarnation); w.writeUInt64BE(p.peerIncarnation)
+        w.writeVarint(p.peerWatermark); w.writeVarint(p.ackedByPeer)
+        w.writeVarint(p.inFlightUpTo.map { $0 + 1 } ?? 0)
+        w.writeVarint(UInt64(max(0, p.inFlightPartsLeft)))
+        var flags: UInt8 = 0
+        if p.inFlightIsStale { flags |= 1 }
+        if p.resendPeerWrites { flags |= 2 }
+        if p.announceReset { flags |= 4 }
+        if p.owesAck { flags |= 8 }
+        w.writeByte(flags)
+        return w.bytes
+    }
+
+    public static func decodeSync(_ bytes: [UInt8]) throws(ByteReaderError) -> ReplicaSync.Persistent {
+        var r = ByteReader(bytes)
+        guard try r.readByte() == 1 else { throw .malformed("unknown sync meta version") }
+        var p = ReplicaSync.Persistent(incarnation: try r.readUInt64BE())
+        p.peerIncarnation = try r.readUInt64BE()
+        p.peerWatermark = try r.readVarint()
+        p.ackedByPeer = try r.readVarint()
+        let inflight = try r.readVarint()
+        p.inFlightUpTo = inflight == 0 ? nil : inflight - 1
+        p.inFlightPartsLeft = Int(min(try r.readVarint(), 1 << 20))
+        let flags = try r.readByte()
+        p.inFlightIsStale = flags & 1 != 0
+        p.resendPeerWrites = flags & 2 != 0
+        p.announceReset = flags & 4 != 0
+        p.owesAck = flags & 8 != 0
+        return p
+    }
+
+    // MARK: - Loading
+
+    /// Reads the state and sync bookkeeping; nil sync when the store is new.
+    /// Throws `StoreCorruption` when a row does not decode.
+    public static func load(from store: KeyValueStore, replica: UInt16) throws -> (ReplicaState, ReplicaSync.Persistent?) {
+        var state = ReplicaState(replica: replica)
+        do {
+            for row in try store.scan(records) {
+                state.load(try decodeKey(row.key), try decodeEntry(row.value))
+            }
+            var sync: ReplicaSync.Persistent?
+            for row in try store.scan(meta) {
+                if row.key == seqKey, let s = storeKeyValue(row.value) { state.loadSeq(s) }
+                if row.key == syncKey { sync = try decodeSync(row.value) }
+            }
+            return (state, sync)
+        } catch let e as ByteReaderError {
+            throw StoreCorruption(reason: "replicated state row does not decode: \(e)")
+        }
+    }
+}

@@ -1,0 +1,172 @@
+/// Delta sync between the two replicas, on top of a guaranteed, in-order, exactly-once
+/// channel (PeerLink's user-info transfers).
+///
+/// Rules:
+/// - At most one delta is in flight. When the peer has confirmed it (the transfer's
+///   `didFinish` without error), the next delta carries every change after it, each record
+///   once, so the bytes sent grow with the records that changed, not with history.
+/// - Deltas are made only while the link is up: during a partition changes accumulate in
+///   the state, and reconnecting sends one delta each way.
+/// - Each delta carries what the sender has applied of the receiver (`ack…`). Tombstones are
+///   collected once such an ack covers them: every later delta from the peer was made after
+///   it applied the delete, so nothing can bring the record back.
+/// - After a store reset (corruption), the first delta carries `storeWasReset`: the peer then
+///   resends everything, including what the reset replica itself had written.
+public struct ReplicaSync: Sendable, Equatable {
+    /// What survives a restart (stored in the `replica_meta` table).
+    public struct Persistent: Sendable, Equatable {
+        /// This store's incarnation (random, chosen when the store was created).
+        public var incarnation: UInt64
+        /// The peer store's incarnation as last seen; 0 before the first delta.
+        public var peerIncarnation: UInt64 = 0
+        /// The peer's changes are all applied here up to this seq.
+        public var peerWatermark: UInt64 = 0
+        /// The peer confirmed it holds this replica's changes up to this seq.
+        public var ackedByPeer: UInt64 = 0
+        /// The delta in flight: its `upToSeq`, and how many parts are still unconfirmed.
+        public var inFlightUpTo: UInt64? = nil
+        public var inFlightPartsLeft: Int = 0
+        /// The in-flight delta was addressed to a peer store that has since been reset.
+        public var inFlightIsStale = false
+        /// The peer lost its store: resend records it wrote itself too.
+        public var resendPeerWrites = false
+        /// This store was reset: tell the peer in the next delta (sent even when empty).
+        public var announceReset = false
+        /// The peer sent tombstones: answer with an ack even when there is nothing else.
+        public var owesAck = false
+
+        public init(incarnation: UInt64) { self.incarnation = incarnation }
+    }
+
+    public var persistent: Persistent
+    public let replica: UInt16
+    public let peer: UInt16
+    /// Largest encoded part; a user-info payload is limited to 65,536 bytes.
+    public var maxPartBytes: Int
+
+    public static let defaultMaxPartBytes = 60_000
+
+    public init(replica: UInt16, peer: UInt16, persistent: Persistent, maxPartBytes: Int = defaultMaxPartBytes) {
+        self.replica = replica
+        self.peer = peer
+        self.persistent = persistent
+        self.maxPartBytes = maxPartBytes
+    }
+
+    // MARK: - Sending
+
+    /// The next delta, split into parts, when one is due and none is in flight; marks it in flight.
+    public mutating func makeDelta(from state: ReplicaState) -> [ReplicaDelta]? {
+        guard persistent.inFlightUpTo == nil else { return nil }
+        let base = persistent.ackedByPeer
+        let records = state.changes(after: base, excludingWriter: persistent.resendPeerWrites ? nil : peer)
+        guard !records.isEmpty || persistent.announceReset || persistent.owesAck else { return nil }
+        let template = ReplicaDelta(
+            origin: replica, incarnation: persistent.incarnation, baseSeq: base, upToSeq: state.seq,
+            ackIncarnation: persistent.peerIncarnation, ackSeq: persistent.peerWatermark,
+            records: [])
+        var parts = split(records, template: template)
+        if persistent.announceReset { for i in parts.indices { parts[i].storeWasReset = true } }
+        persistent.inFlightUpTo = state.seq
+        persistent.inFlightPartsLeft = parts.count
+        persistent.inFlightIsStale = false
+        persistent.owesAck = false
+        return parts
+    }
+
+    private func split(_ records: [DeltaRecord], template: ReplicaDelta) -> [ReplicaDelta] {
+        var parts: [[DeltaRecord]] = [[]]
+        var size = 64
+        for r in records {
+            let s = Self.approximateSize(r)
+            if size + s > maxPartBytes, !parts[parts.count - 1].isEmpty {
+                parts.append([])
+                size = 64
+            }
+            parts[parts.count - 1].append(r)
+            size += s
+        }
+        return parts.enumerated().map { i, recs in
+            var d = template
+            d.part = i
+            d.partCount = parts.count
+            d.records = recs
+            return d
+        }
+    }
+
+    static func approximateSize(_ r: DeltaRecord) -> Int {
+        var n = r.key.id.utf8.count + 24
+        for f in r.fields { n += f.name.utf8.count + 24 + CanonicalEncoding.encodedSize(f.value) }
+        return n
+    }
+
+    /// One part of the in-flight delta reached the peer's store.
+    public mutating func onPartConfirmed() {
+        guard let upTo = persistent.inFlightUpTo else { return }
+        persistent.inFlightPartsLeft -= 1
+        if persistent.inFlightPartsLeft <= 0 {
+            if !persistent.inFlightIsStale {
+                persistent.ackedByPeer = max(persistent.ackedByPeer, upTo)
+                persistent.announceReset = false
+                persistent.resendPeerWrites = false
+            }
+            persistent.inFlightUpTo = nil
+            persistent.inFlightPartsLeft = 0
+            persistent.inFlightIsStale = false
+        }
+    }
+
+    /// A part could not be delivered (cancelled or failed): the next delta covers it again.
+    public mutating func onPartFailed() {
+        persistent.inFlightUpTo = nil
+        persistent.inFlightPartsLeft = 0
+        persistent.inFlightIsStale = false
+    }
+
+    // MARK: - Receiving
+
+    /// What applying a received part did.
+    public struct Received: Sendable, Equatable {
+        public var recordsChanged: Int
+        public var tombstonesCollected: Int
+        /// The peer announced a store reset.
+        public var peerWasReset: Bool
+    }
+
+    /// Applies a part received from the peer and updates watermarks and tombstones.
+    public mutating func receive(_ d: ReplicaDelta, into state: inout ReplicaState, wallMs: Int64) -> Received {
+        var peerWasReset = false
+        if d.storeWasReset && d.incarnation != persistent.peerIncarnation {
+            // The peer starts again from nothing: it needs everything, our own writes included.
+            peerWasReset = true
+            persistent.peerIncarnation = d.incarnation
+            persistent.peerWatermark = 0
+            persistent.ackedByPeer = 0
+            persistent.resendPeerWrites = true
+            if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
+        } else if persistent.peerIncarnation == 0 {
+            persistent.peerIncarnation = d.incarnation
+        }
+        let changed = state.apply(d, wallMs: wallMs)
+        var collected = 0
+        for r in d.records where r.tombstone != nil {
+            state.collectTombstone(r.key)
+            collected += 1
+        }
+        if collected > 0 { persistent.owesAck = true }
+        if d.incarnation == persistent.peerIncarnation, d.isLastPart, d.baseSeq <= persistent.peerWatermark {
+            persistent.peerWatermark = max(persistent.peerWatermark, d.upToSeq)
+        }
+        if d.ackIncarnation == persistent.incarnation, d.ackSeq > 0 {
+            collected += state.collectTombstones(upTo: min(d.ackSeq, persistent.ackedByPeer))
+        }
+        return Received(recordsChanged: changed, tombstonesCollected: collected, peerWasReset: peerWasReset)
+    }
+
+    /// This store was found corrupt and started empty with a new incarnation.
+    public mutating func storeWasReset(newIncarnation: UInt64) {
+        persistent = Persistent(incarnation: newIncarnation)
+        persistent.announceReset = true
+    }
+}
