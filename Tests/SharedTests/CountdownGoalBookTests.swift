@@ -21,6 +21,19 @@ import Testing
         #expect(CountdownGoal(id: "g2", fields: bare.fields) == bare)
     }
 
+    @Test func onlyChangedFieldsAreWrittenByAnEditOrAMove() {
+        let goal = F.dateGoal("g", "Trip", today, priority: 0)
+        #expect(goal.fields(changedFrom: nil) == goal.fields)
+        var moved = goal
+        moved.priority = 42
+        #expect(moved.fields(changedFrom: goal) == ["priority": 42])
+        var cleared = goal
+        cleared.targetDate = nil
+        cleared.isAgeGoal = true
+        #expect(cleared.fields(changedFrom: goal) == ["targetDate": "", "isAgeGoal": true])
+        #expect(goal.fields(changedFrom: goal).isEmpty)
+    }
+
     @Test func goalRecordRejectsMissingOrMalformedFields() {
         let fields = F.dateGoal("g", "T", today).fields
         for key in ["title", "isAgeGoal", "created", "priority"] {
@@ -92,6 +105,7 @@ import Testing
             }
         }
         #expect(refusal(CountdownGoalDraft(title: " \t ", isAgeGoal: false, targetDate: today)) == [.titleEmpty])
+        #expect(refusal(CountdownGoalDraft(title: "\u{3000}\n", isAgeGoal: false, targetDate: today)) == [.titleEmpty])
         #expect(refusal(CountdownGoalDraft(title: String(repeating: "あ", count: 101), isAgeGoal: false, targetDate: today)) == [.titleTooLong])
         #expect(refusal(CountdownGoalDraft(title: "", isAgeGoal: false)) == [.titleEmpty, .targetDateMissing])
         #expect(refusal(CountdownGoalDraft(title: "A", isAgeGoal: true), birthDate: born) == [.targetAgeMissing])

@@ -78,6 +78,17 @@ extension CountdownGoal: ReplicatedRecord {
         ]
     }
 
+    /// The fields whose values differ from `old` (all of them when `old` is nil).
+    ///
+    /// An edit or a move SHOULD write only these: each field is its own register, so a title
+    /// edited on one device survives a concurrent reorder on the other only if the reorder
+    /// does not rewrite the title.
+    public func fields(changedFrom old: CountdownGoal?) -> [String: PlistValue] {
+        guard let old else { return fields }
+        let before = old.fields
+        return fields.filter { before[$0.key] != $0.value }
+    }
+
     /// Rebuilds a goal; nil when `title`, `isAgeGoal`, `created` or `priority` is missing or
     /// mistyped, or `targetDate` is not a real "YYYY-MM-DD" day. A missing `targetDate` or
     /// `targetAge` reads as none.
