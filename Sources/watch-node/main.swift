@@ -1,1 +1,46 @@
-print("not yet")
+#if canImport(Glibc)
+import Glibc
+#endif
+import PeerLink
+import Shared
+import WatchNode
+
+let usage = """
+    usage: watch-node [options]            run the watch node (connects to its paired phone)
+
+    options:
+      --state DIR            state directory (default .state/watch): state.sqlite, node.log, pairing.secret
+      --connect HOST:PORT    the phone to connect to (e.g. 127.0.0.1:7700)
+      --pair CODE            store the pairing code printed by `phone-node pair`, then run
+      --virtual-clock START  run on a virtual clock starting at START (ISO date-time or epoch ms)
+      --tz ZONE              the device's time zone (default Asia/Tokyo)
+      --locale ja|en         language of user-facing texts (default ja)
+      --seed N               seed for jitter (default random)
+      --sync full|normal     SQLite synchronous mode (default normal)
+      --help                 this text
+
+    Commands are read from standard input, one per line (`help` lists them).
+    """
+
+do {
+    let cl = try NodeCommandLine(arguments: Array(CommandLine.arguments.dropFirst()), role: .watch, subcommands: [])
+    switch cl.mode {
+    case .help:
+        print(usage)
+    case .subcommand(let s, _):
+        throw UsageError("unknown command '\(s)'")
+    case .run:
+        if let code = cl.pairCode, let secret = PairingFile.secret(fromCode: code) {
+            try makeDirectories(cl.stateDirectory)
+            try PairingFile.write(secret, directory: cl.stateDirectory)
+        }
+        let node = try NodeProcess(options: cl.processOptions(role: .watch)) { WatchApp() }
+        exit(node.run())
+    }
+} catch let e as UsageError {
+    StandardError.write("watch-node: error: \(e)\n")
+    exit(2)
+} catch {
+    StandardError.write("watch-node: error: \(error)\n")
+    exit(1)
+}

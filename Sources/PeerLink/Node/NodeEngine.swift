@@ -34,6 +34,11 @@ public final class NodeEngine<App: NodeApp> {
     private var heldSends: [NodeOutput] = []
     /// Set when a commit failed: the node must stop.
     public private(set) var failed: String?
+    /// The node's wall clock minus its monotonic clock: what clock faults (bump, drift,
+    /// freeze) change. Timers run on the monotonic clock; timestamps and calendars on the wall.
+    public var wallOffsetMs: Int64 = 0
+    /// The latest monotonic reading given to the engine.
+    public private(set) var monoNow: EpochMs
     /// Bytes received and sent over all connections.
     public private(set) var bytesIn = 0
     public private(set) var bytesOut = 0
@@ -48,6 +53,7 @@ public final class NodeEngine<App: NodeApp> {
                 language: AppLanguage, now: EpochMs, seed: UInt64, newIncarnation: UInt64, opening: StoreOpening = .existing) throws {
         self.app = app
         self.store = store
+        self.monoNow = now
         let (replica, syncState) = try ReplicaPersistence.load(from: store, replica: role.replicaID)
         let linkState = try LinkPersistence.load(from: store, newIncarnation: newIncarnation)
         var local: [String: PlistValue] = [:]
@@ -84,7 +90,7 @@ public final class NodeEngine<App: NodeApp> {
 
     /// A transport connection opened (`nonce`: 16 random bytes from the shell).
     public func connectionOpened(_ id: ConnectionID, isInitiator: Bool, nonce: [UInt8], now: EpochMs) {
-        ctx.now = now
+        setNow(now)
         decoders[id] = FrameDecoder()
         ctx.session.onConnectionOpened(id, isInitiator: isInitiator, nonce: nonce, now: now)
         finish()
@@ -92,7 +98,7 @@ public final class NodeEngine<App: NodeApp> {
 
     /// Bytes arrived on a connection.
     public func received(_ id: ConnectionID, _ bytes: ArraySlice<UInt8>, now: EpochMs) {
-        ctx.now = now
+        setNow(now)
         bytesIn += bytes.count
         guard var d = decoders[id] else { return }
         d.feed(bytes)
@@ -113,7 +119,7 @@ public final class NodeEngine<App: NodeApp> {
 
     /// The connection closed (peer, error, or our own `.close`).
     public func connectionClosed(_ id: ConnectionID, now: EpochMs) {
-        ctx.now = now
+        setNow(now)
         if var d = decoders.removeValue(forKey: id) {
             do { try d.finish() } catch { ctx.log(.warning, "connection \(id): \(error)") }
         }
@@ -121,16 +127,35 @@ public final class NodeEngine<App: NodeApp> {
         finish()
     }
 
+    /// The shell started a connection attempt (the watch's).
+    public func connectStarted(now: EpochMs) {
+        setNow(now)
+        ctx.session.onConnectAttemptStarted()
+    }
+
     /// A connection attempt (the watch's) failed.
     public func connectFailed(now: EpochMs) {
-        ctx.now = now
+        setNow(now)
         ctx.session.onConnectAttemptFailed(now: now)
+        finish()
+    }
+
+    private func setNow(_ mono: EpochMs) {
+        monoNow = mono
+        ctx.now = mono + wallOffsetMs
+    }
+
+    /// Changes the wall clock's offset from the monotonic clock (a clock fault).
+    public func setWallOffset(_ offsetMs: Int64, now: EpochMs) {
+        wallOffsetMs = offsetMs
+        setNow(now)
+        app.onTick(&ctx)
         finish()
     }
 
     /// Time passed: fires the session's and the app's due timers.
     public func tick(now: EpochMs) {
-        ctx.now = now
+        setNow(now)
         ctx.session.onTick(now: now)
         pump()
         app.onTick(&ctx)
@@ -139,12 +164,12 @@ public final class NodeEngine<App: NodeApp> {
 
     /// The earliest time `tick` has work (session timers, reconnect, app timers).
     public var nextDeadline: EpochMs? {
-        [ctx.session.nextDeadline(), app.nextDeadline(ctx)].compactMap { $0 }.min()
+        [ctx.session.nextDeadline(), app.nextDeadline(ctx).map { $0 - wallOffsetMs }].compactMap { $0 }.min()
     }
 
     /// Changes the device's time zone (travel) and lets the app recompute.
     public func setCalendar(_ calendar: LocalCalendar, now: EpochMs) {
-        ctx.now = now
+        setNow(now)
         ctx.calendar = calendar
         app.onTick(&ctx)
         finish()
@@ -152,7 +177,7 @@ public final class NodeEngine<App: NodeApp> {
 
     /// Runs a command: the engine's own (`status`, `digest`, `link`…) or the app's.
     public func command(_ command: NodeCommand, now: EpochMs) -> CommandReply {
-        ctx.now = now
+        setNow(now)
         let reply = engineCommand(command) ?? app.onCommand(command, &ctx)
         finish()
         return reply
@@ -206,7 +231,9 @@ public final class NodeEngine<App: NodeApp> {
     private func receiveDelta(_ bytes: [UInt8]) {
         do {
             let delta = try ReplicaDeltaCodec.decode(bytes)
-            let r = ctx.sync.receive(delta, into: &ctx.replica, wallMs: ctx.now)
+            var sync = ctx.sync
+            let r = sync.receive(delta, into: &ctx.replica, wallMs: ctx.now)
+            ctx.sync = sync
             if r.peerWasReset { ctx.log(.info, "the peer's store was reset: resending everything it held") }
             if r.recordsChanged > 0 || r.tombstonesCollected > 0 { app.onReplicaMerged(&ctx) }
         } catch {
@@ -232,17 +259,19 @@ public final class NodeEngine<App: NodeApp> {
         pump()
         syncIfDue()
         pump()
-        ReplicaPersistence.persistChanges(of: &ctx.replica, sync: ctx.sync.persistent, into: &ctx.batch)
-        if failed == nil, !ctx.batch.isEmpty {
+        var batch = ctx.batch
+        ctx.batch = WriteBatch()
+        let syncState = ctx.sync.persistent
+        ReplicaPersistence.persistChanges(of: &ctx.replica, sync: syncState, into: &batch)
+        if failed == nil, !batch.isEmpty {
             do {
-                try store.commit(ctx.batch)
+                try store.commit(batch)
             } catch {
                 failed = "store commit failed: \(error)"
                 output.append(.fatal(failed!))
                 heldSends = []
             }
         }
-        ctx.batch = WriteBatch()
         for (level, message) in ctx.logs { output.append(.log(level, message)) }
         ctx.logs = []
         if failed == nil {

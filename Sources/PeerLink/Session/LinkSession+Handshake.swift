@@ -66,6 +66,11 @@ extension LinkSession {
         }
     }
 
+    /// The shell started connecting: no further attempt is due until this one ends.
+    public mutating func onConnectAttemptStarted() {
+        nextConnectAtMs = nil
+    }
+
     /// A connection attempt (connector) failed: schedule the next one with backoff and jitter.
     public mutating func onConnectAttemptFailed(now: EpochMs) {
         scheduleReconnect(now: now)

@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Shared
+
+/// The control channel: commands on stdin, answers and announcements on stdout, logs.
+extension NodeProcess {
+    func readStdin() {
+        var buf = [UInt8](repeating: 0, count: 65_536)
+        let n = read(0, &buf, buf.count)
+        if n <= 0 {
+            if n == 0 || (errno != EAGAIN && errno != EINTR) { stdinOpen = false }
+            return
+        }
+        stdinBuffer.append(contentsOf: buf[0..<n])
+        while let nl = stdinBuffer.firstIndex(of: 0x0A) {
+            let line = String(decoding: stdinBuffer[0..<nl], as: UTF8.self)
+            stdinBuffer.removeFirst(nl + 1)
+            handleLine(line.trimmingCharacters())
+            handleOutputs()
+            if !running { return }
+        }
+    }
+
+    func handleLine(_ line: String) {
+        guard !line.isEmpty, !line.hasPrefix("#") else { return }
+        var tag: String?
+        var text = Substring(line)
+        if text.hasPrefix("@"), let space = text.firstIndex(of: " ") {
+            tag = String(text[text.index(after: text.startIndex)..<space])
+            text = text[text.index(after: space)...]
+        }
+        let reply: CommandReply
+        if let cmd = NodeCommand(line: String(text)) {
+            reply = shellCommand(cmd) ?? engine.command(cmd, now: now)
+        } else {
+            reply = .error("unclosed quote in: \(text)")
+        }
+        if let tag {
+            emitLine(reply.isOK ? "@\(tag) ok \(reply.value.jsonString())" : "@\(tag) err \(PlistValue.string(reply.text).jsonString())")
+        } else {
+            emitLine(reply.isOK ? reply.text : "error: \(reply.text)")
+        }
+    }
+
+    /// Commands of the shell itself: the clock, the time zone, connections, quitting.
+    func shellCommand(_ c: NodeCommand) -> CommandReply? {
+        switch c.words.first {
+        case "quit", "exit":
+            running = false
+            return .ok(text: "bye")
+        case "clock":
+            return clockCommand(Array(c.words.dropFirst()))
+        case "tz":
+            guard c.words.count == 2, let cal = LocalCalendar(identifier: c.words[1]) else { return .error("usage: tz ZONE (e.g. tz America/Los_Angeles)") }
+            engine.setCalendar(cal, now: now)
+            return .ok(.string(c.words[1]), text: "time zone \(c.words[1])")
+        case "disconnect":
+            for id in Array(connections.keys) { drop(id, reason: "disconnect command") }
+            return .ok(text: "disconnected")
+        case "help":
+            return .ok(text: "commands: status, digest, link, outbox, records COLLECTION, query PATH…, clock [set MS|advance MS|offset MS], tz ZONE, disconnect, quit — and the app's: see `show help`")
+        default:
+            return nil
+        }
+    }
+
+    func clockCommand(_ args: [String]) -> CommandReply {
+        func value() -> CommandReply {
+            .ok(["mono": .int(now), "wall": .int(now + engine.wallOffsetMs), "virtual": .bool(virtualNow != nil)],
+                text: NodeStoreFile.isoTime(now + engine.wallOffsetMs))
+        }
+        guard let verb = args.first else { return value() }
+        guard args.count == 2, let ms = Int64(args[1]) else { return .error("usage: clock set MS | clock advance MS | clock offset MS") }
+        switch verb {
+        case "set", "advance":
+            guard let v = virtualNow else { return .error("the clock is the wall clock; start with --virtual-clock to move it") }
+            let target = verb == "set" ? ms : v + ms
+            guard target >= v else { return .error("the monotonic clock cannot go back (use `clock offset` for wall-clock faults)") }
+            virtualNow = target
+            engine.tick(now: target)
+            return value()
+        case "offset":
+            engine.setWallOffset(ms, now: now)
+            return value()
+        default:
+            return .error("usage: clock set MS | clock advance MS | clock offset MS")
+        }
+    }
+
+    func emitLine(_ line: String) {
+        stdout.append(contentsOf: Array(line.utf8))
+        stdout.append(0x0A)
+    }
+
+    func flushStdout() {
+        var start = 0
+        while start < stdout.count {
+            let n = stdout[start...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            if n <= 0 { if errno == EINTR || errno == EAGAIN { continue }; break }
+            start += n
+        }
+        stdout.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes a log line to the node's log file and to stderr.
+    func log(_ level: LogLevel, _ message: String) {
+        let line = "\(NodeStoreFile.isoTime(now + engine.wallOffsetMs)) [\(options.role)] \(level.rawValue): \(message)\n"
+        let bytes = Array(line.utf8)
+        if logFD >= 0 { _ = bytes.withUnsafeBytes { write(logFD, $0.baseAddress, $0.count) } }
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,294 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Shared
+
+/// Options of a node process (`phone-node`, `watch-node`).
+public struct NodeProcessOptions: Sendable {
+    public var role: DeviceRole
+    public var stateDirectory: String
+    /// The phone listens here (default 127.0.0.1:7700).
+    public var listen: SocketAddress?
+    /// The watch connects here.
+    public var connect: SocketAddress?
+    /// When set, the clock is virtual and starts here; the control channel moves it.
+    public var virtualStartMs: EpochMs?
+    public var timeZone: String = "Asia/Tokyo"
+    public var language: AppLanguage = .ja
+    /// Seeds jitter (reconnect backoff); random when nil.
+    public var seed: UInt64?
+    /// fsync every commit (power-loss durability) instead of WAL's NORMAL.
+    public var synchronousFull = false
+
+    public init(role: DeviceRole, stateDirectory: String) {
+        self.role = role
+        self.stateDirectory = stateDirectory
+    }
+}
+
+/// The TCP shell of a node: one thread, one `poll` loop over the listener, the connections,
+/// the connection attempt and the control channel (stdin). It owns the sockets, the SQLite
+/// file and the clock; everything else is the engine's.
+///
+/// Control channel: each stdin line is a command. A line starting `@ID ` gets exactly one
+/// answer line `@ID ok JSON` or `@ID err "message"`; other lines get the reply's text.
+/// The node announces itself with `! listening HOST:PORT` (phone) and `! ready`.
+public final class NodeProcess<App: NodeApp> {
+    let options: NodeProcessOptions
+    var engine: NodeEngine<App>
+    let logFD: Int32
+    var virtualNow: EpochMs?
+    var running = true
+
+    struct Connection {
+        var fd: Int32
+        var peer: String
+        var out: [UInt8] = []
+        var outStart = 0
+        var closeAfterFlush = false
+    }
+    var connections: [ConnectionID: Connection] = [:]
+    var nextConnectionID: ConnectionID = 1
+    var listener: Int32 = -1
+    var connecting: (fd: Int32, id: ConnectionID)?
+    var stdinBuffer: [UInt8] = []
+    var stdinOpen = true
+    var stdout: [UInt8] = []
+
+    /// Opens the store (quarantining a corrupt one), loads the node and binds its listener.
+    public init(options: NodeProcessOptions, makeApp: () -> App) throws {
+        self.options = options
+        signal(SIGPIPE, SIG_IGN)
+        try makeDirectories(options.stateDirectory)
+        logFD = open(options.stateDirectory + "/node.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        virtualNow = options.virtualStartMs
+        let now = virtualNow ?? Self.wallClockMs()
+        guard let calendar = LocalCalendar(identifier: options.timeZone) else {
+            throw NodeProcessError("unknown time zone \(options.timeZone)")
+        }
+        var config = LinkConfig(role: options.role, pairingSecret: PairingFile.read(directory: options.stateDirectory))
+        if options.virtualStartMs != nil { config.reconnectInitialMs = 100 }
+        let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
+        var (store, opening) = try NodeStoreFile.open(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull)
+        do {
+            engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
+                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening)
+        } catch let e as StoreCorruption {
+            (store, opening) = try NodeStoreFile.quarantineAndCreate(path: store.db.path, reason: e.reason, wallMs: now, synchronousFull: options.synchronousFull)
+            engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
+                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening)
+        }
+        if config.pairingSecret == nil {
+            log(.warning, "not paired: run `phone-node pair` and `watch-node --pair CODE`; every peer will be refused")
+        }
+        if let l = options.listen {
+            let (fd, port) = try Sock.listen(l)
+            listener = fd
+            emitLine("! listening \(l.host):\(port)")
+            log(.info, "listening on \(l.host):\(port)")
+        }
+        handleOutputs()
+        emitLine("! ready")
+        flushStdout()
+    }
+
+    static func randomU64() -> UInt64 {
+        secureRandomBytes(8).reduce(0) { $0 << 8 | UInt64($1) } | 1
+    }
+
+    static func wallClockMs() -> EpochMs {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return EpochMs(ts.tv_sec) * 1000 + EpochMs(ts.tv_nsec / 1_000_000)
+    }
+
+    /// The monotonic time the engine runs on (virtual, or the wall clock).
+    var now: EpochMs { virtualNow ?? Self.wallClockMs() }
+
+    // MARK: - Loop
+
+    /// Runs until `quit` or end of input on stdin (when `exitOnStdinEOF`). Returns the exit code.
+    public func run(exitOnStdinEOF: Bool = true) -> Int32 {
+        while running {
+            if let f = engine.failed { log(.error, f); flushStdout(); return 1 }
+            fireTimers()
+            maybeConnect()
+            handleOutputs()
+            flushStdout()
+            pollOnce()
+            if !stdinOpen && exitOnStdinEOF { running = false }
+        }
+        handleOutputs()
+        flushStdout()
+        return engine.failed == nil ? 0 : 1
+    }
+
+    func fireTimers() {
+        let t = now
+        if let d = engine.nextDeadline, d <= t { engine.tick(now: t) }
+    }
+
+    func maybeConnect() {
+        guard let target = options.connect, connecting == nil, let due = engine.ctx.session.nextConnectAtMs, due <= now else { return }
+        engine.connectStarted(now: now)
+        do {
+            let fd = try Sock.startConnect(target)
+            connecting = (fd, nextConnectionID)
+            nextConnectionID += 1
+        } catch {
+            log(.info, "connect to \(target) failed: \(error)")
+            engine.connectFailed(now: now)
+        }
+    }
+
+    func pollOnce() {
+        var fds: [pollfd] = []
+        var slots: [PollSlot] = []
+        if stdinOpen { fds.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)); slots.append(.stdin) }
+        if listener >= 0 { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)); slots.append(.listener) }
+        if let c = connecting { fds.append(pollfd(fd: c.fd, events: Int16(POLLOUT), revents: 0)); slots.append(.connecting) }
+        for (id, c) in connections {
+            var ev = Int16(POLLIN)
+            if c.out.count > c.outStart { ev |= Int16(POLLOUT) }
+            fds.append(pollfd(fd: c.fd, events: ev, revents: 0))
+            slots.append(.connection(id))
+        }
+        var timeout: Int32 = -1
+        if virtualNow == nil {
+            var wake = engine.nextDeadline
+            if options.connect != nil, connecting == nil, let c = engine.ctx.session.nextConnectAtMs { wake = min(wake ?? c, c) }
+            if let w = wake { timeout = Int32(max(0, min(60_000, w - now))) }
+        }
+        let n = poll(&fds, nfds_t(fds.count), timeout)
+        guard n > 0 else { return }
+        for (i, slot) in slots.enumerated() where fds[i].revents != 0 {
+            let re = fds[i].revents
+            switch slot {
+            case .stdin: readStdin()
+            case .listener: acceptAll()
+            case .connecting: finishConnect()
+            case .connection(let id):
+                if re & Int16(POLLOUT) != 0 { flush(id) }
+                if re & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(id) }
+            }
+        }
+    }
+
+    // MARK: - Sockets
+
+    func acceptAll() {
+        while let (fd, peer) = Sock.accept(listener) {
+            let id = nextConnectionID
+            nextConnectionID += 1
+            connections[id] = Connection(fd: fd, peer: peer)
+            log(.info, "connection \(id) accepted from \(peer)")
+            engine.connectionOpened(id, isInitiator: false, nonce: secureRandomBytes(16), now: now)
+            handleOutputs()
+        }
+    }
+
+    func finishConnect() {
+        guard let c = connecting else { return }
+        connecting = nil
+        let err = Sock.connectResult(c.fd)
+        if err != 0 {
+            close(c.fd)
+            log(.info, "connect to \(options.connect!) failed: \(POSIXError("connect", err))")
+            engine.connectFailed(now: now)
+            return
+        }
+        connections[c.id] = Connection(fd: c.fd, peer: options.connect!.description)
+        log(.info, "connection \(c.id) opened to \(options.connect!)")
+        engine.connectionOpened(c.id, isInitiator: true, nonce: secureRandomBytes(16), now: now)
+        handleOutputs()
+    }
+
+    func readFrom(_ id: ConnectionID) {
+        guard let c = connections[id] else { return }
+        var buf = [UInt8](repeating: 0, count: 256 * 1024)
+        for _ in 0..<64 {
+            let n = read(c.fd, &buf, buf.count)
+            if n > 0 {
+                engine.received(id, buf[0..<n], now: now)
+                handleOutputs()
+                if connections[id] == nil { return }
+                if n < buf.count { return }
+            } else if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                drop(id, reason: n == 0 ? "closed by peer" : POSIXError("read").description)
+                return
+            } else {
+                return
+            }
+        }
+    }
+
+    func flush(_ id: ConnectionID) {
+        guard var c = connections[id] else { return }
+        while c.outStart < c.out.count {
+            let n = c.out[c.outStart...].withUnsafeBytes { write(c.fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                c.outStart += n
+            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                break
+            } else {
+                connections[id] = c
+                drop(id, reason: POSIXError("write").description)
+                return
+            }
+        }
+        if c.outStart == c.out.count {
+            c.out.removeAll(keepingCapacity: true)
+            c.outStart = 0
+            if c.closeAfterFlush {
+                connections[id] = c
+                drop(id, reason: "closed")
+                return
+            }
+        } else if c.outStart > 1 << 20 {
+            c.out.removeFirst(c.outStart)
+            c.outStart = 0
+        }
+        connections[id] = c
+    }
+
+    func drop(_ id: ConnectionID, reason: String) {
+        guard let c = connections.removeValue(forKey: id) else { return }
+        close(c.fd)
+        log(.info, "connection \(id) (\(c.peer)) closed: \(reason)")
+        engine.connectionClosed(id, now: now)
+        handleOutputs()
+    }
+
+    /// Carries out what the engine asked for.
+    func handleOutputs() {
+        for o in engine.drainOutput() {
+            switch o {
+            case .send(let id, let bytes):
+                guard connections[id] != nil else { continue }
+                connections[id]!.out.append(contentsOf: bytes)
+                flush(id)
+            case .close(let id, let reason):
+                guard connections[id] != nil else { continue }
+                connections[id]!.closeAfterFlush = true
+                log(.info, "closing connection \(id): \(reason)")
+                flush(id)
+            case .log(let level, let message):
+                log(level, message)
+            case .fatal(let message):
+                log(.error, message)
+                running = false
+            }
+        }
+    }
+}
+
+/// What one entry of the poll set watches.
+enum PollSlot { case stdin, listener, connecting, connection(ConnectionID) }
+
+/// A node process could not start.
+public struct NodeProcessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
