@@ -72,9 +72,14 @@ extension NodeEngine {
             "outstandingUserInfo": .int(Int64(s.outstandingUserInfoCount)),
             "syncInFlight": .bool(ctx.sync.persistent.inFlightUpTo != nil),
             "seq": .int(Int64(ctx.replica.seq)),
-            "digest": .string(ctx.replica.digestHex()),
         ]
         if let d = nextDeadline { v["nextDeadline"] = .int(d) }
+        if let c = s.activeFrameCounts {
+            v["linkFramesSent"] = .int(Int64(c.sent))
+            v["linkFramesReceived"] = .int(Int64(c.received))
+        }
+        v["handshaking"] = .int(Int64(s.handshakesInProgress))
+        v["monoNow"] = .int(monoNow)
         return .dictionary(v)
     }
 }

@@ -12,6 +12,7 @@ extension LinkSession {
         guard var a = active, a.id == id else { return }  // a closed or replaced connection
         a.lastHeardMs = now
         a.nowMs = now
+        a.framesReceived += 1
         active = a
         do {
             switch frame.kind {

@@ -58,6 +58,13 @@ public struct LinkSession: Sendable {
     /// True while an authenticated connection to the peer is up.
     public var isConnected: Bool { active != nil }
 
+    /// Frames sent and received on the authenticated connection since it came up: when the
+    /// two sides' counts match crosswise, nothing is in flight between them.
+    public var activeFrameCounts: (sent: Int, received: Int)? { active.map { ($0.framesSent, $0.framesReceived) } }
+
+    /// Connections still in the pairing handshake.
+    public var handshakesInProgress: Int { handshakes.count }
+
     /// `isPaired`: this node holds a pairing secret (meaningful once activated).
     public var isPaired: Bool { activationState == .activated && config.pairingSecret != nil }
 
@@ -109,6 +116,7 @@ public struct LinkSession: Sendable {
         stats.framesSent += 1
         if var a = active, a.id == id {
             a.lastSentMs = a.nowMs
+            a.framesSent += 1
             active = a
         }
     }
@@ -141,4 +149,7 @@ struct ActiveConnection: Sendable, Equatable {
     var sentThrough: UInt64
     /// When the peer last acknowledged new progress (or when sending began).
     var lastProgressMs: EpochMs
+    /// Frames sent and received on this connection since it came up (after the handshake).
+    var framesSent = 0
+    var framesReceived = 0
 }

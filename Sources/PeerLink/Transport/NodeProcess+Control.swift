@@ -53,6 +53,12 @@ extension NodeProcess {
             return .ok(text: "bye")
         case "clock":
             return clockCommand(Array(c.words.dropFirst()))
+        case "status":
+            let r = engine.command(c, now: now)
+            guard case .dictionary(var v) = r.value else { return r }
+            v["connecting"] = .bool(connecting != nil)
+            v["openConnections"] = .int(Int64(connections.count))
+            return .ok(.dictionary(v), text: PlistValue.dictionary(v).jsonString())
         case "tz":
             guard c.words.count == 2, let cal = LocalCalendar(identifier: c.words[1]) else { return .error("usage: tz ZONE (e.g. tz America/Los_Angeles)") }
             engine.setCalendar(cal, now: now)

@@ -133,3 +133,20 @@ extension String {
         return String(s)
     }
 }
+
+/// Writes a whole text file atomically (temporary file, then rename).
+public func writeTextFile(_ path: String, _ text: String) throws {
+    let tmp = path + ".tmp"
+    let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else { throw POSIXError("open(\(tmp))") }
+    let bytes = Array(text.utf8)
+    var start = 0
+    while start < bytes.count {
+        let n = bytes[start...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { close(fd); throw POSIXError("write(\(tmp))") }
+        start += n
+    }
+    fsync(fd)
+    close(fd)
+    guard rename(tmp, path) == 0 else { throw POSIXError("rename(\(tmp))") }
+}

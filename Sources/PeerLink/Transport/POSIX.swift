@@ -10,7 +10,7 @@ public struct POSIXError: Error, CustomStringConvertible, Sendable {
     public var errno: Int32
     public var description: String { "\(call): \(String(cString: strerror(errno))) (errno \(errno))" }
 
-    init(_ call: String, _ code: Int32 = Glibc.errno) {
+    public init(_ call: String, _ code: Int32 = Glibc.errno) {
         self.call = call
         self.errno = code
     }

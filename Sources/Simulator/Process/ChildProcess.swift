@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import PeerLink
+
+/// A child process with a pipe to its stdin and from its stdout; stderr goes to a file.
+/// The child is killed by PID when `terminate()` or `deinit` runs, whatever happened.
+public final class ChildProcess {
+    public let pid: pid_t
+    public let name: String
+    private let stdinFD: Int32
+    private let stdoutFD: Int32
+    private var buffer: [UInt8] = []
+    public private(set) var exited = false
+    public private(set) var exitStatus: Int32 = 0
+
+    /// Starts `path` with `arguments`; stderr is appended to `stderrPath`.
+    public init(name: String, path: String, arguments: [String], stderrPath: String) throws {
+        self.name = name
+        var inPipe: [Int32] = [0, 0]
+        var outPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else { throw POSIXError("pipe") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        for fd in [inPipe[0], inPipe[1], outPipe[0], outPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, path, &actions, nil, argv, environ)
+        close(inPipe[0])
+        close(outPipe[1])
+        guard rc == 0 else {
+            close(inPipe[1]); close(outPipe[0])
+            throw POSIXError("posix_spawn(\(path))", rc)
+        }
+        pid = child
+        stdinFD = inPipe[1]
+        stdoutFD = outPipe[0]
+        _ = fcntl(stdoutFD, F_SETFL, fcntl(stdoutFD, F_GETFL, 0) | O_NONBLOCK)
+    }
+
+    deinit {
+        terminate()
+        close(stdinFD)
+        close(stdoutFD)
+    }
+
+    /// Writes one line to the child's stdin.
+    public func send(_ line: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        var start = 0
+        while start < bytes.count {
+            let n = bytes[start...].withUnsafeBytes { write(stdinFD, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw POSIXError("write to \(name)") }
+            start += n
+        }
+    }
+
+    /// The next line of stdout, waiting at most `timeoutMs`; nil on timeout or end of output.
+    public func readLine(timeoutMs: Int) -> String? {
+        let deadline = Self.monotonicMs() + Int64(timeoutMs)
+        while true {
+            if let nl = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[0..<nl], as: UTF8.self)
+                buffer.removeFirst(nl + 1)
+                return line
+            }
+            let left = deadline - Self.monotonicMs()
+            if left <= 0 { return nil }
+            var pfd = pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)
+            let r = poll(&pfd, 1, Int32(min(left, 1000)))
+            if r < 0 && errno != EINTR { return nil }
+            if r <= 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let n = read(stdoutFD, &chunk, chunk.count)
+            if n > 0 {
+                buffer.append(contentsOf: chunk[0..<n])
+            } else if n == 0 {
+                return nil
+            } else if errno != EAGAIN && errno != EINTR {
+                return nil
+            }
+        }
+    }
+
+    /// True while the child has not exited (reaps it when it has).
+    public var isRunning: Bool {
+        if exited { return false }
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, WNOHANG)
+        if r == pid { exited = true; exitStatus = status; return false }
+        return true
+    }
+
+    /// `kill -9` and reap.
+    public func kill9() {
+        guard !exited else { return }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        exited = true
+        exitStatus = status
+    }
+
+    /// Asks politely (SIGTERM), then kills; always reaps.
+    public func terminate() {
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        for _ in 0..<50 {
+            if !isRunning { return }
+            usleep(10_000)
+        }
+        kill9()
+    }
+
+    static func monotonicMs() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec / 1_000_000)
+    }
+}
+
+/// A temporary directory, removed (recursively) on `remove()`.
+public func makeTemporaryDirectory(prefix: String) throws -> String {
+    var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+    guard let p = mkdtemp(&template) else { throw POSIXError("mkdtemp") }
+    return String(cString: p)
+}
+
+/// Removes a directory tree (like `rm -rf`); errors are ignored.
+public func removeTree(_ path: String) {
+    guard let dir = opendir(path) else { unlink(path); return }
+    while let entry = readdir(dir) {
+        let name = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
+        if name == "." || name == ".." { continue }
+        let child = path + "/" + name
+        var st = stat()
+        if lstat(child, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { removeTree(child) } else { unlink(child) }
+    }
+    closedir(dir)
+    rmdir(path)
+}
+
+/// The directory of the running executable (where `phone-node` and `watch-node` are built).
+public func executableDirectory() -> String {
+    var buf = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+    guard n > 0 else { return "." }
+    let path = buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+}

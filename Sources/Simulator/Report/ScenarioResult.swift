@@ -1,0 +1,110 @@
+import Shared
+
+/// The outcome of one expectation or failure in a run.
+public struct CheckOutcome: Sendable {
+    public var location: SourceLocation?
+    public var description: String
+    public var passed: Bool
+    public var detail: String
+}
+
+/// The result of running one scenario.
+public struct ScenarioResult: Sendable {
+    public var name: String
+    public var file: String
+    public var mode: String
+    public var passed: Bool
+    public var checks: [CheckOutcome]
+    /// Why the run stopped early, if it did.
+    public var error: String?
+    public var stepsRun: Int
+    public var virtualMs: Int64
+    public var wallMs: Int64
+    public var phoneDigest: String?
+    public var watchDigest: String?
+
+    /// A result that failed before it ran (unreadable or invalid file).
+    public static func failedBeforeRunning(file: String, mode: String, error: String) -> ScenarioResult {
+        ScenarioResult(name: file, file: file, mode: mode, passed: false, checks: [], error: error, stepsRun: 0, virtualMs: 0, wallMs: 0)
+    }
+
+    /// The report block of this scenario (text).
+    public func text() -> String {
+        var lines: [String] = []
+        lines.append("\(passed ? "PASS" : "FAIL") \(name)  (\(file), \(mode) mode)")
+        lines.append("  steps: \(stepsRun)   virtual time: \(Self.duration(virtualMs))   wall: \(wallMs) ms")
+        if let p = phoneDigest, let w = watchDigest {
+            lines.append("  digests: phone \(p.prefix(16))…  watch \(w.prefix(16))…  \(p == w ? "equal" : "DIFFERENT")")
+        }
+        for c in checks {
+            let loc = c.location.map { "\($0): " } ?? ""
+            lines.append("  \(c.passed ? "ok  " : "FAIL") \(loc)\(c.description)\(c.detail.isEmpty ? "" : " — \(c.detail)")")
+        }
+        if let e = error { lines.append("  error: \(e)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The result as JSON-ready data.
+    public func jsonValue() -> PlistValue {
+        var v: [String: PlistValue] = [
+            "name": .string(name), "file": .string(file), "mode": .string(mode), "passed": .bool(passed),
+            "steps": .int(Int64(stepsRun)), "virtualMs": .int(virtualMs), "wallMs": .int(wallMs),
+            "checks": .array(checks.map { c in
+                ["location": .string(c.location?.description ?? ""), "check": .string(c.description),
+                 "passed": .bool(c.passed), "detail": .string(c.detail)]
+            }),
+        ]
+        if let e = error { v["error"] = .string(e) }
+        if let p = phoneDigest { v["phoneDigest"] = .string(p) }
+        if let w = watchDigest { v["watchDigest"] = .string(w) }
+        return .dictionary(v)
+    }
+
+    static func duration(_ ms: Int64) -> String {
+        let s = ms / 1000
+        if s >= 3600 { return "\(s / 3600)h \(s % 3600 / 60)m \(s % 60)s" }
+        if s >= 60 { return "\(s / 60)m \(s % 60)s" }
+        return "\(s)s"
+    }
+}
+
+/// Summary line and machine formats over several results.
+public enum RunReport {
+    /// The last line of every run: `N passed, M failed`.
+    public static func summaryLine(_ results: [ScenarioResult]) -> String {
+        let p = results.filter(\.passed).count
+        return "\(p) passed, \(results.count - p) failed"
+    }
+
+    public static func json(_ results: [ScenarioResult]) -> String {
+        let p = results.filter(\.passed).count
+        return PlistValue.dictionary([
+            "scenarios": .array(results.map { $0.jsonValue() }),
+            "passed": .int(Int64(p)), "failed": .int(Int64(results.count - p)),
+        ]).jsonString()
+    }
+
+    /// JUnit XML: one test case per scenario.
+    public static func junit(_ results: [ScenarioResult]) -> String {
+        func esc(_ s: String) -> String {
+            s.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;").replacingAll("\"", "&quot;")
+        }
+        let failures = results.filter { !$0.passed }.count
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuite name=\"sync-sim\" tests=\"\(results.count)\" failures=\"\(failures)\">\n"
+        for r in results {
+            out += "  <testcase classname=\"\(esc(r.file))\" name=\"\(esc(r.name))\" time=\"\(Double(r.wallMs) / 1000)\">\n"
+            if !r.passed {
+                let msg = r.error ?? r.checks.filter { !$0.passed }.map { $0.description + " " + $0.detail }.joined(separator: "; ")
+                out += "    <failure message=\"\(esc(msg))\">\(esc(r.text()))</failure>\n"
+            }
+            out += "  </testcase>\n"
+        }
+        out += "</testsuite>\n"
+        return out
+    }
+}
+
+extension String {
+    func replacingAll(_ a: String, _ b: String) -> String { components(separatedBy: a).joined(separator: b) }
+}
