@@ -7,6 +7,7 @@ public struct ActivityRing: Sendable, Hashable {
     /// The goal (from `AppSettings`).
     public var goal: Double
 
+    /// A ring; a negative or non-finite value counts as 0.
     public init(value: Double, goal: Double) {
         self.value = value.isFinite ? max(0, value) : 0
         self.goal = goal

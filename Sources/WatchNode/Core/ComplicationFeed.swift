@@ -5,6 +5,7 @@ public struct ComplicationEntry: Sendable, Hashable {
     public var dateMs: EpochMs
     public var gauge: ComplicationGauge
 
+    /// An entry showing `gauge` from `dateMs` on.
     public init(dateMs: EpochMs, gauge: ComplicationGauge) {
         self.dateMs = dateMs
         self.gauge = gauge

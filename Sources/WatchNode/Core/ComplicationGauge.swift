@@ -14,6 +14,7 @@ public struct ComplicationGauge: Sendable, Hashable {
     /// The step goal: the gauge's maximum.
     public var stepGoal: Int
 
+    /// A gauge of `steps` (negative counts as 0) against `stepGoal`.
     public init(steps: Int, stepGoal: Int) {
         self.steps = max(0, steps)
         self.stepGoal = stepGoal
@@ -77,6 +78,7 @@ public struct ComplicationUserInfo: Sendable, Hashable {
     public var steps: Int
     public var stepGoal: Int?
 
+    /// A payload of today's steps and, optionally, a new step goal.
     public init(steps: Int, stepGoal: Int? = nil) {
         self.steps = steps
         self.stepGoal = stepGoal

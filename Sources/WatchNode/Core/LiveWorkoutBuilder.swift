@@ -26,6 +26,7 @@ public struct LiveWorkoutBuilder: Sendable, Hashable {
     /// True once `finishWorkout()` has saved the workout.
     public internal(set) var isFinished = false
 
+    /// A builder for `workoutID` that has not begun collecting.
     public init(workoutID: String, configuration: WorkoutConfiguration) {
         self.workoutID = workoutID
         self.configuration = configuration

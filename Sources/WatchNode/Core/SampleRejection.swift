@@ -63,6 +63,7 @@ public struct SampleRejection: Error, Sendable, Hashable {
     public var value: Double
     public var reason: SampleRejectionReason
 
+    /// A rejection of one sample.
     public init(workoutID: String, kind: HealthSampleKind, startMs: EpochMs, value: Double, reason: SampleRejectionReason) {
         self.workoutID = workoutID
         self.kind = kind

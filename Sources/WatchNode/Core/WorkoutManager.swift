@@ -26,6 +26,7 @@ public struct WorkoutManager: Sendable, Hashable {
     /// Ids of recently ended sessions, oldest first.
     public internal(set) var endedWorkoutIDs: [String] = []
 
+    /// A manager with no session, not mirroring.
     public init() {}
 
     /// The active session's state, nil when there is none.

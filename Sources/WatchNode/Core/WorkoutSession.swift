@@ -5,6 +5,7 @@ public struct WorkoutConfiguration: Sendable, Hashable {
     public var activity: WorkoutActivityType
     public var location: WorkoutLocation
 
+    /// A configuration of `activity` at `location`.
     public init(activity: WorkoutActivityType, location: WorkoutLocation) {
         self.activity = activity
         self.location = location

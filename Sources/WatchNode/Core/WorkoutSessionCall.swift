@@ -61,6 +61,7 @@ public struct WorkoutSessionTransition: Sendable, Hashable {
     /// Nil for `prepare`, which takes no time.
     public var atMs: EpochMs?
 
+    /// A transition of `workoutID` from one state to another.
     public init(workoutID: String, from: WorkoutSessionState, to: WorkoutSessionState, atMs: EpochMs?) {
         self.workoutID = workoutID
         self.from = from

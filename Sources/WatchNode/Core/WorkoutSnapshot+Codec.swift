@@ -61,7 +61,7 @@ extension WorkoutSnapshot {
     public static func decode(_ value: PlistValue) -> Result<WorkoutSnapshot, WorkoutSnapshotError> {
         guard let d = value.dictionaryValue else { return .failure(.init("not a dictionary")) }
         guard let v = d["v"]?.intValue, v == formatVersion else {
-            return .failure(.init("unsupported version \(d["v"].map { "\($0)" } ?? "none")"))
+            return .failure(.init("unsupported version \(d["v"]?.intValue.map { String($0) } ?? "none")"))
         }
         guard let savedAt = d["savedAt"]?.intValue, let id = d["id"]?.stringValue,
               let activity = d["activity"]?.stringValue.flatMap(WorkoutActivityType.init(rawValue:)),

@@ -19,6 +19,7 @@ public struct WorkoutSnapshot: Sendable, Hashable {
         public var endMs: EpochMs
         public var value: Double
 
+        /// A sample as the snapshot keeps it.
         public init(kind: HealthSampleKind, startMs: EpochMs, endMs: EpochMs, value: Double) {
             self.kind = kind
             self.startMs = startMs
@@ -99,7 +100,9 @@ public struct WorkoutSnapshot: Sendable, Hashable {
         if (state == .stopped) != (stopMs != nil) || (state == .stopped) != (collectionEndMs != nil) {
             return .failure(.init("only a stopped session has a stop time and a collection end"))
         }
-        if (state == .paused) != (events.last?.kind == .pause) {
+        // A stopped session may have stopped while paused, so only running and paused are checked.
+        let endsPaused = events.last?.kind == .pause
+        if (state == .paused && !endsPaused) || (state == .running && endsPaused) {
             return .failure(.init("the last event does not match state \(state.rawValue)"))
         }
         let session = WorkoutSession(
@@ -123,6 +126,7 @@ public struct WorkoutSnapshot: Sendable, Hashable {
 public struct WorkoutSnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
 
+    /// An error with a reason for people.
     public init(_ reason: String) { self.reason = reason }
 
     /// For people and logs.

@@ -18,6 +18,7 @@ public struct DiscreteStatistics: Sendable, Hashable {
     /// When `mostRecent` was measured.
     public private(set) var mostRecentAtMs: EpochMs?
 
+    /// Empty statistics.
     public init() {}
 
     /// The mean of the samples, nil when there are none.
@@ -43,6 +44,7 @@ public struct CumulativeStatistics: Sendable, Hashable {
     /// The total.
     public private(set) var sum: Double = 0
 
+    /// Empty statistics.
     public init() {}
 
     /// Adds one sample.
@@ -100,6 +102,7 @@ public struct FinishedWorkout: Sendable, Hashable {
     public var record: WorkoutRecord
     public var samples: [HealthSample]
 
+    /// A saved workout with its samples.
     public init(record: WorkoutRecord, samples: [HealthSample]) {
         self.record = record
         self.samples = samples
