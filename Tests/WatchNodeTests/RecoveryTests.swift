@@ -68,6 +68,23 @@ func crashAndRecover(_ m: WorkoutManager, savedAt: EpochMs, recoverAt: EpochMs) 
         #expect(after.screen(at: 460_000)?.elapsedMs == 160_000)
     }
 
+    @Test func preparedSessionIsRecoveredPrepared() {
+        var m = WorkoutManager()
+        _ = m.prepare(workoutID: "w1", configuration: WorkoutConfiguration(activity: .walking, location: .indoor), at: 0)
+        let (r, effects) = crashAndRecover(m, savedAt: 0, recoverAt: 10_000)
+        #expect(effects.first == .recovered(workoutID: "w1", state: .prepared))
+        #expect(r.session == m.session && r.builder == m.builder && !r.mirror.isMirroring)
+    }
+
+    @Test func snapshotStaysCompact() {
+        var m = WorkoutManager()
+        _ = m.start(workoutID: "w1", configuration: runOutdoor, at: 0)
+        for i in 1...1_000 { _ = m.addHeartRate(bpm: 100 + Double(i % 60), at: EpochMs(i) * 5_000) }
+        let bytes = m.snapshot(at: 5_000_000)?.encode().count ?? .max
+        // 1,000 samples: 1 kind byte + ~3 delta bytes + 2 duration bytes + 9 value bytes each.
+        #expect(bytes < 16_000, "snapshot of 1,000 samples is \(bytes) bytes")
+    }
+
     @Test func recoveryRefusesWhenASessionIsActive() {
         var m = WorkoutManager()
         _ = m.start(workoutID: "w1", configuration: runOutdoor, at: 0)
@@ -88,7 +105,9 @@ func crashAndRecover(_ m: WorkoutManager, savedAt: EpochMs, recoverAt: EpochMs) 
         }
         snap.heartRateSumBpm = 121
         var fresh = WorkoutManager()
-        #expect(fresh.recover(from: snap, at: 3_000).logLines.first?.contains("running totals do not match") == true)
+        let effects = fresh.recover(from: snap, at: 3_000)
+        #expect(effects.refusal == .snapshotUnusable(WorkoutSnapshotError("running totals do not match the samples")))
+        #expect(effects.logLines.first?.contains("running totals do not match") == true)
         #expect(fresh.session == nil)
         d["v"] = 2
         guard case .failure(let e) = WorkoutSnapshot.decode(.dictionary(d)) else {

@@ -42,6 +42,8 @@ public enum WorkoutRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidWorkoutID(String)
     /// Recovery needs a manager with no active session.
     case sessionAlreadyActive(workoutID: String)
+    /// The snapshot is inconsistent; the shell should quarantine it, not overwrite it.
+    case snapshotUnusable(WorkoutSnapshotError)
 
     /// For people.
     public var description: String {
@@ -51,6 +53,7 @@ public enum WorkoutRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case .noActiveSession(let call): "cannot \(call): no active workout session"
         case .invalidWorkoutID(let id): "invalid workout id \"\(id)\" (1…\(WorkoutManager.maxWorkoutIDLength) bytes)"
         case .sessionAlreadyActive(let id): "cannot recover: workout \(id) is already active"
+        case .snapshotUnusable(let e): "cannot recover: \(e.description)"
         }
     }
 }

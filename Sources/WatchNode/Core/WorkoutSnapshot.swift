@@ -143,6 +143,7 @@ extension WorkoutManager {
     }
 
     /// Restores the session and builder of `snapshot` after a crash: same id, same state.
+    /// An inconsistent snapshot is refused (`.snapshotUnusable`) and changes nothing.
     ///
     /// Elapsed time needs no adjustment: it is derived from the collection start and the
     /// pause/resume events, so the time the process was dead counts as running when the
@@ -152,7 +153,7 @@ extension WorkoutManager {
         if let s = session { return [.refused(.sessionAlreadyActive(workoutID: s.id))] }
         switch snapshot.restore() {
         case .failure(let e):
-            return [.log("workout \(snapshot.workoutID): not recovered: \(e.description)")]
+            return [.refused(.snapshotUnusable(e)), .log("workout \(snapshot.workoutID): not recovered: \(e.description)")]
         case .success(let (s, b)):
             session = s
             builder = b
