@@ -1,0 +1,99 @@
+import Shared
+import Testing
+
+@testable import WatchNode
+
+let minute: EpochMs = 60_000
+
+@Suite struct ComplicationTests {
+    // MARK: - Gauge
+
+    @Test(arguments: [
+        (0, "0"), (842, "842"), (999, "999"), (1_000, "1k"), (1_099, "1k"), (1_100, "1.1k"), (8_432, "8.4k"),
+        (9_999, "9.9k"), (10_000, "10k"), (12_345, "12k"), (999_999, "999k"), (1_000_000, "1M"), (1_250_000, "1.2M"),
+        (12_500_000, "12M"), (-5, "0"),
+    ])
+    func labelIsCompactAndRoundedDown(steps: Int, label: String) {
+        #expect(ComplicationGauge.compactLabel(steps) == label)
+    }
+
+    @Test func fractionIsClampedToZeroOne() {
+        #expect(ComplicationGauge(steps: 8_432, stepGoal: 10_000).fraction == 0.8432)
+        #expect(ComplicationGauge(steps: 25_000, stepGoal: 10_000).fraction == 1)
+        #expect(ComplicationGauge(steps: -3, stepGoal: 10_000).fraction == 0)
+    }
+
+    @Test func gaugeRendersAsTextAndJSON() {
+        let g = ComplicationGauge(steps: 8_432, stepGoal: 10_000)
+        #expect(g.text(.ja) == "歩数ゲージ: 8.4k (8,432 / 10,000, 84%)")
+        #expect(g.text(.en) == "Steps gauge: 8.4k (8,432 / 10,000, 84%)")
+        let json = g.jsonValue()
+        #expect(json["value"] == 8_432 && json["max"] == 10_000 && json["fraction"] == .double(0.8432))
+        #expect(json["label"] == "8.4k" && json["gaugeStyle"] == "accessoryCircularCapacity" && json["family"] == "accessoryCircular")
+    }
+
+    // MARK: - Reload budget
+
+    @Test func fourthReloadInAnHourIsGrantedFifthDeferredThenGrantedWhenTheWindowMoves() {
+        var feed = ComplicationFeed(stepGoal: 10_000)
+        for (i, t) in [EpochMs(0), 10, 20, 30].enumerated() {
+            guard case .reloaded = feed.onStepsChanged(1_000 * (i + 1), at: t * minute) else {
+                Issue.record("reload \(i + 1) at \(t) min was not granted")
+                return
+            }
+        }
+        #expect(feed.onStepsChanged(5_000, at: 40 * minute) == .deferred(untilMs: 60 * minute))
+        #expect(feed.onStepsChanged(5_500, at: 50 * minute) == .deferred(untilMs: 60 * minute), "newest value replaces pending")
+        #expect(feed.displayed?.steps == 4_000)
+        #expect(feed.pending?.steps == 5_500 && feed.nextTickMs == 60 * minute)
+        #expect(feed.onTick(at: 60 * minute - 1) == .deferred(untilMs: 60 * minute), "1 ms early")
+        guard case .reloaded(let entry) = feed.onTick(at: 60 * minute) else {
+            Issue.record("pending value not applied when the window moved")
+            return
+        }
+        #expect(entry.gauge.steps == 5_500 && entry.dateMs == 60 * minute)
+        #expect(feed.pending == nil && feed.displayed?.steps == 5_500)
+        #expect(feed.timeline.count == 5)
+        #expect(feed.reloadsUsed(at: 60 * minute) == 4)
+    }
+
+    @Test func unchangedValueDoesNotSpendBudget() {
+        var feed = ComplicationFeed(stepGoal: 10_000)
+        _ = feed.onStepsChanged(100, at: 0)
+        #expect(feed.onStepsChanged(100, at: minute) == .unchanged)
+        #expect(feed.reloadsUsed(at: minute) == 1)
+    }
+
+    @Test func foregroundReloadsDoNotCount() {
+        var feed = ComplicationFeed(stepGoal: 10_000, settings: .init(maxReloadsPerWindow: 1, windowMs: 60 * minute))
+        _ = feed.onStepsChanged(1, at: 0)
+        guard case .reloaded = feed.onStepsChanged(2, at: minute, appInForeground: true) else {
+            Issue.record("foreground reload refused")
+            return
+        }
+        #expect(feed.reloadsUsed(at: minute) == 1)
+        #expect(feed.onStepsChanged(3, at: 2 * minute) == .deferred(untilMs: 60 * minute))
+    }
+
+    @Test func phoneComplicationUserInfoReloadsTheGauge() {
+        var feed = ComplicationFeed(stepGoal: 10_000)
+        let payload = ComplicationUserInfo(steps: 8_432, stepGoal: 12_000).plistValue()
+        guard case .success(let info) = ComplicationUserInfo.parse(payload) else {
+            Issue.record("payload did not parse")
+            return
+        }
+        guard case .reloaded(let entry) = feed.onComplicationUserInfo(info, at: 0) else {
+            Issue.record("not reloaded")
+            return
+        }
+        #expect(entry.gauge == ComplicationGauge(steps: 8_432, stepGoal: 12_000))
+        #expect(feed.text(.en) == "Steps gauge: 8.4k (8,432 / 12,000, 70%)")
+        #expect(feed.jsonValue()["gauge"]?["max"] == 12_000)
+    }
+
+    @Test func malformedComplicationUserInfoIsRefused() {
+        #expect((try? ComplicationUserInfo.parse(["stepGoal": 10_000]).get()) == nil)
+        #expect((try? ComplicationUserInfo.parse(["steps": -1]).get()) == nil)
+        #expect((try? ComplicationUserInfo.parse(["steps": 10, "stepGoal": 5]).get()) == nil)
+    }
+}
