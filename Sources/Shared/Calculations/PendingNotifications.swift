@@ -1,9 +1,3 @@
-/// Which feature a notification belongs to.
-public enum FitnessNotificationKind: String, Sendable, Hashable, CaseIterable, Codable {
-    case weeklySummary
-    case runDetected
-}
-
 /// One scheduled local notification (`UNNotificationRequest`).
 public struct PendingNotification: Sendable, Hashable {
     /// The request identifier; adding a request with a pending id replaces it.
@@ -137,28 +131,5 @@ public struct PendingNotificationList: Sendable, Hashable {
 
     private mutating func sort() {
         items.sort { ($0.fireMs, $0.id) < ($1.fireMs, $1.id) }
-    }
-}
-
-/// Pure "should schedule" answers from the settings toggles.
-public enum NotificationPolicy {
-    /// True when `settings` lets notifications of `kind` be scheduled: the master switch and
-    /// the feature's own switch must both be on.
-    public static func allows(_ kind: FitnessNotificationKind, settings: AppSettings) -> Bool {
-        guard settings.notificationsEnabled else { return false }
-        switch kind {
-        case .weeklySummary: return settings.weeklySummaryEnabled
-        case .runDetected: return settings.runDetectionEnabled
-        }
-    }
-
-    /// True when the weekly summary should be (kept) scheduled.
-    public static func shouldScheduleWeeklySummary(settings: AppSettings) -> Bool {
-        allows(.weeklySummary, settings: settings)
-    }
-
-    /// True when a detected run should prompt: allowed by settings and no workout running.
-    public static func shouldNotifyRunStart(settings: AppSettings, workoutActive: Bool) -> Bool {
-        allows(.runDetected, settings: settings) && !workoutActive
     }
 }

@@ -100,4 +100,16 @@ extension L10n {
         let h = totalMinutes / 60, m = totalMinutes % 60
         return LocalizedText(ja: "\(h)時間\(m)分", en: "\(h) h \(m) min")
     }
+    /// "240分" / "240 min".
+    public static func fitnessMinutesValue(_ minutes: Int) -> LocalizedText {
+        LocalizedText(ja: "\(minutes)分", en: "\(minutes) min")
+    }
+    /// "過去24時間 35件" / "Past 24 h: 35 readings".
+    public static func fitnessPast24HoursReadings(_ count: Int) -> LocalizedText {
+        LocalizedText(ja: "過去24時間 \(count)件", en: count == 1 ? "Past 24 h: 1 reading" : "Past 24 h: \(count) readings")
+    }
+    /// "平均 8,432歩" / "Average 8,432 steps" (the value already formatted).
+    public static func fitnessAverage(_ value: LocalizedText) -> LocalizedText {
+        LocalizedText(ja: "平均 \(value.ja)", en: "Average \(value.en)")
+    }
 }

@@ -1,3 +1,11 @@
+/// Which feature a notification belongs to.
+public enum FitnessNotificationKind: String, Sendable, Hashable, CaseIterable, Codable {
+    case weeklySummary
+    case runDetected
+}
+
+// MARK: - Triggers
+
 /// A repeating calendar trigger like `UNCalendarNotificationTrigger(dateMatching: {weekday,
 /// hour, minute}, repeats: true)`: it fires at that wall time in the device's *current* time
 /// zone, so its next instant is recomputed whenever the zone changes (travel) and follows DST.
@@ -70,5 +78,30 @@ public enum NotificationTrigger: Sendable, Hashable {
         case .at(let ms): ["at": .int(ms)]
         case .calendar(let t): ["calendar": t.plistValue]
         }
+    }
+}
+
+// MARK: - Settings
+
+/// Pure "should schedule" answers from the settings toggles.
+public enum NotificationPolicy {
+    /// True when `settings` lets notifications of `kind` be scheduled: the master switch and
+    /// the feature's own switch must both be on.
+    public static func allows(_ kind: FitnessNotificationKind, settings: AppSettings) -> Bool {
+        guard settings.notificationsEnabled else { return false }
+        switch kind {
+        case .weeklySummary: return settings.weeklySummaryEnabled
+        case .runDetected: return settings.runDetectionEnabled
+        }
+    }
+
+    /// True when the weekly summary should be (kept) scheduled.
+    public static func shouldScheduleWeeklySummary(settings: AppSettings) -> Bool {
+        allows(.weeklySummary, settings: settings)
+    }
+
+    /// True when a detected run should prompt: allowed by settings and no workout running.
+    public static func shouldNotifyRunStart(settings: AppSettings, workoutActive: Bool) -> Bool {
+        allows(.runDetected, settings: settings) && !workoutActive
     }
 }
