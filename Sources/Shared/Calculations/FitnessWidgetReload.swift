@@ -28,7 +28,7 @@ public struct FitnessWidgetTimeline<Entry: Sendable & Hashable>: Sendable, Hasha
 // MARK: - Budget
 
 /// Whether WidgetKit honours a reload request.
-public enum WidgetReloadDecision: String, Sendable, Hashable {
+public enum FitnessWidgetReloadDecision: String, Sendable, Hashable {
     case granted
     case denied
 }
@@ -66,7 +66,7 @@ public struct FitnessWidgetReloadBudget: Sendable {
     }
 
     /// Asks for a reload at `now`.
-    public mutating func requestReload(now nowMs: EpochMs, appInForeground: Bool) -> WidgetReloadDecision {
+    public mutating func requestReload(now nowMs: EpochMs, appInForeground: Bool) -> FitnessWidgetReloadDecision {
         if appInForeground { return .granted }
         let today = calendar.civilDate(nowMs)
         if today != day {
