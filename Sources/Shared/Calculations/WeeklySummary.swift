@@ -82,8 +82,8 @@ public struct WeeklySummary: Sendable, Hashable {
     /// The notification body, with "—" for missing steps or heart rate.
     public func body(_ language: AppLanguage) -> String {
         L10n.fitnessWeeklySummaryBody(
-            steps: FitnessFormat.steps(totalSteps), heartRate: FitnessFormat.bpm(averageHeartRate),
-            workouts: L10n.fitnessWorkoutCount(workoutCount))(language)
+            groupedSteps: totalSteps.map(FitnessFormat.grouped), heartRate: averageHeartRate.map { FitnessFormat.bpm($0) },
+            workouts: workoutCount)(language)
     }
 
     /// The pending notification for the next fire after `nowMs`, carrying these contents.

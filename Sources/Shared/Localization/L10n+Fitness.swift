@@ -74,11 +74,13 @@ extension L10n {
         en: "It looks like you're running. The workout will count from when you started.")
     public static let fitnessWeeklySummaryTitle = LocalizedText(ja: "先週の運動サマリー", en: "Last week's activity summary")
 
-    /// The weekly summary body; the values come formatted (with units, or "—").
-    public static func fitnessWeeklySummaryBody(steps: LocalizedText, heartRate: String, workouts: LocalizedText) -> LocalizedText {
-        LocalizedText(
-            ja: "合計歩数 \(steps.ja)、平均心拍数 \(heartRate)、ワークアウト回数 \(workouts.ja)",
-            en: "Total steps \(steps.en), average heart rate \(heartRate), workouts \(workouts.en)")
+    /// The weekly summary body. `groupedSteps` is "52,340" or nil, `heartRate` "72 bpm" or nil;
+    /// nil values show "—".
+    public static func fitnessWeeklySummaryBody(groupedSteps: String?, heartRate: String?, workouts: Int) -> LocalizedText {
+        let dash = fitnessPlaceholder.ja
+        return LocalizedText(
+            ja: "合計歩数 \(groupedSteps.map { "\($0)歩" } ?? dash)、平均心拍数 \(heartRate ?? dash)、ワークアウト回数 \(workouts)回",
+            en: "Steps: \(groupedSteps ?? dash) · Average heart rate: \(heartRate ?? dash) · Workouts: \(workouts)")
     }
 
     // MARK: - Values with units
@@ -86,10 +88,6 @@ extension L10n {
     /// "8,432歩" / "8,432 steps" (the number already grouped).
     public static func fitnessStepsValue(_ grouped: String, count: Int) -> LocalizedText {
         LocalizedText(ja: "\(grouped)歩", en: count == 1 ? "\(grouped) step" : "\(grouped) steps")
-    }
-    /// "3回" / "3 workouts".
-    public static func fitnessWorkoutCount(_ count: Int) -> LocalizedText {
-        LocalizedText(ja: "\(count)回", en: count == 1 ? "1 workout" : "\(count) workouts")
     }
     /// "82点" / "82 points".
     public static func fitnessScoreValue(_ score: Int) -> LocalizedText {
