@@ -111,9 +111,8 @@ public struct FitnessDashboard: Sendable, Hashable {
         var lines: [String] = [L10n.fitnessTabDashboard(language) + " " + day.description]
         lines.append("\(L10n.fitnessTodaySteps(language)): \(FitnessFormat.steps(steps)(language))" + Self.percentSuffix(stepProgress))
         lines.append("\(L10n.fitnessActiveCalories(language)): \(FitnessFormat.kcal(caloriesKcal))" + Self.percentSuffix(calorieProgress))
-        lines.append(
-            "\(L10n.fitnessHeartRate(language)): \(FitnessFormat.bpm(latestHeartRate?.bpm)) "
-                + "(\(L10n.fitnessPast24HoursReadings(heartRateSeries.count)(language)))")
+        let series = heartRateSeries.isEmpty ? "" : " (\(L10n.fitnessPast24HoursReadings(heartRateSeries.count)(language)))"
+        lines.append("\(L10n.fitnessHeartRate(language)): \(FitnessFormat.bpm(latestHeartRate?.bpm))" + series)
         lines.append(sleepLine(language))
         return lines.joined(separator: "\n")
     }
