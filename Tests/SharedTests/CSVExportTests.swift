@@ -3,27 +3,27 @@ import Testing
 
 /// The 30-day export, byte for byte, and the RFC 4180 writer.
 @Suite struct CSVExportTests {
-    let tokyo = Fixture.tokyo
+    let tokyo = HealthFixture.tokyo
     /// Tuesday 2026-03-31 20:00 JST.
-    var now: EpochMs { Fixture.local(tokyo, 2026, 3, 31, 20) }
+    var now: EpochMs { HealthFixture.local(tokyo, 2026, 3, 31, 20) }
 
-    func at(_ d: Int, _ h: Int, _ m: Int = 0) -> EpochMs { Fixture.local(tokyo, 2026, 3, d, h, m) }
+    func at(_ d: Int, _ h: Int, _ m: Int = 0) -> EpochMs { HealthFixture.local(tokyo, 2026, 3, d, h, m) }
 
     var samples: [HealthSample] {
         [
-            Fixture.sample(.steps, .phone, Fixture.local(tokyo, 2026, 3, 1, 12), Fixture.local(tokyo, 2026, 3, 1, 13), 999),
-            Fixture.sample(.steps, .phone, at(2, 10), at(2, 10, 30), 1234),
+            HealthFixture.sample(.steps, .phone, HealthFixture.local(tokyo, 2026, 3, 1, 12), HealthFixture.local(tokyo, 2026, 3, 1, 13), 999),
+            HealthFixture.sample(.steps, .phone, at(2, 10), at(2, 10, 30), 1234),
             // Watch 10:00–10:10 1,000 and phone 10:05–10:15 600 → 1,300.
-            Fixture.sample(.steps, .watch, at(15, 10), at(15, 10, 10), 1000),
-            Fixture.sample(.steps, .phone, at(15, 10, 5), at(15, 10, 15), 600),
-            Fixture.sample(.activeEnergy, .watch, at(15, 10), at(15, 10, 10), 12.25),
-            Fixture.sample(.activeEnergy, .phone, at(20, 9), at(20, 9, 5), 0.04),
+            HealthFixture.sample(.steps, .watch, at(15, 10), at(15, 10, 10), 1000),
+            HealthFixture.sample(.steps, .phone, at(15, 10, 5), at(15, 10, 15), 600),
+            HealthFixture.sample(.activeEnergy, .watch, at(15, 10), at(15, 10, 10), 12.25),
+            HealthFixture.sample(.activeEnergy, .phone, at(20, 9), at(20, 9, 5), 0.04),
             // 400 minutes asleep, the night ending on the 10th.
-            Fixture.sample(.sleep(.asleepUnspecified), .phone, at(9, 23), at(10, 5, 40)),
+            HealthFixture.sample(.sleep(.asleepUnspecified), .phone, at(9, 23), at(10, 5, 40)),
             // 7 h 15 min asleep, the night ending on the 31st.
-            Fixture.sample(.sleep(.asleepCore), .watch, at(30, 23), at(31, 6, 15)),
-            Fixture.sample(.steps, .phone, at(31, 8), at(31, 9), 8432.4),
-            Fixture.sample(.activeEnergy, .watch, at(31, 8), at(31, 9), 342.46),
+            HealthFixture.sample(.sleep(.asleepCore), .watch, at(30, 23), at(31, 6, 15)),
+            HealthFixture.sample(.steps, .phone, at(31, 8), at(31, 9), 8432.4),
+            HealthFixture.sample(.activeEnergy, .watch, at(31, 8), at(31, 9), 342.46),
         ]
     }
 
@@ -75,13 +75,13 @@ import Testing
     }
 
     @Test func daysFollowTheLocalCalendarAcrossDST() {
-        let berlin = Fixture.berlin
+        let berlin = HealthFixture.berlin
         let samples = [
             // 23:30 CEST on 03-29 is on the 29th; 00:30 CEST on 03-30 is on the 30th.
-            Fixture.sample(.steps, .phone, Fixture.utcMs(2026, 3, 29, 21, 30), Fixture.utcMs(2026, 3, 29, 21, 40), 100),
-            Fixture.sample(.steps, .phone, Fixture.utcMs(2026, 3, 29, 22, 30), Fixture.utcMs(2026, 3, 29, 22, 40), 200),
+            HealthFixture.sample(.steps, .phone, HealthFixture.utcMs(2026, 3, 29, 21, 30), HealthFixture.utcMs(2026, 3, 29, 21, 40), 100),
+            HealthFixture.sample(.steps, .phone, HealthFixture.utcMs(2026, 3, 29, 22, 30), HealthFixture.utcMs(2026, 3, 29, 22, 40), 200),
         ]
-        let rows = FitnessCSVExport.makeRows(samples: samples, nowMs: Fixture.local(berlin, 2026, 3, 30, 12), calendar: berlin)
+        let rows = FitnessCSVExport.makeRows(samples: samples, nowMs: HealthFixture.local(berlin, 2026, 3, 30, 12), calendar: berlin)
         #expect(rows.first?.day == CivilDate(year: 2026, month: 3, day: 1))
         #expect(rows.suffix(2).map(\.steps) == [100, 200])
     }
@@ -89,7 +89,7 @@ import Testing
     @Test func fileNameAndLabel() {
         #expect(FitnessCSVExport.fileName(nowMs: now, calendar: tokyo) == "fitness-export-2026-03-31.csv")
         // 2026-03-31 20:00 JST is still the 31st in Tokyo but 03-31 11:00 UTC; 16:00 UTC is 04-01 in Tokyo.
-        #expect(FitnessCSVExport.fileName(nowMs: Fixture.utcMs(2026, 3, 31, 16), calendar: tokyo) == "fitness-export-2026-04-01.csv")
+        #expect(FitnessCSVExport.fileName(nowMs: HealthFixture.utcMs(2026, 3, 31, 16), calendar: tokyo) == "fitness-export-2026-04-01.csv")
         #expect(FitnessCSVExport.buttonLabel(.ja) == "データをエクスポート")
         #expect(L10n.fitnessExportData(.en) == "Export data")
     }

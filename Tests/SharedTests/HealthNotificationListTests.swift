@@ -3,7 +3,7 @@ import Testing
 
 /// The 64-pending limit (iOS keeps the soonest 64), replacement by id, delivery and settings.
 @Suite struct HealthNotificationListTests {
-    let tokyo = Fixture.tokyo
+    let tokyo = HealthFixture.tokyo
     let base: EpochMs = 1_780_000_000_000
 
     func oneShot(_ id: String, minute: Int64) -> PendingNotification {
@@ -46,7 +46,7 @@ import Testing
         let delivered = list.onDeliverDue(nowMs: weekly.fireMs, calendar: tokyo)
         #expect(delivered.map(\.id) == ["run", WeeklySummary.notificationID])
         #expect(list.items.map(\.id) == [WeeklySummary.notificationID])
-        #expect(list.items[0].fireMs == weekly.fireMs + 7 * 24 * Fixture.hourMs)
+        #expect(list.items[0].fireMs == weekly.fireMs + 7 * 24 * HealthFixture.hourMs)
         #expect(list.onDeliverDue(nowMs: weekly.fireMs, calendar: tokyo).isEmpty)
     }
 

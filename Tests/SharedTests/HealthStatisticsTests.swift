@@ -4,7 +4,7 @@ import Testing
 /// The source-merge rule of cumulative statistics, checked against hand-computed sums.
 @Suite struct HealthStatisticsTests {
     let stats = HealthStatistics()
-    let m = Fixture.minuteMs
+    let m = HealthFixture.minuteMs
 
     func sum(_ samples: [HealthSample], _ from: Int64, _ to: Int64, _ s: HealthStatistics? = nil) -> Double? {
         (s ?? stats).cumulativeSum(of: .steps, in: samples, fromMs: from * m, toMs: to * m)
@@ -15,8 +15,8 @@ import Testing
     @Test func phoneOverlappingWatchCountsOnlyItsUncoveredHalf() {
         // Watch 0–10 min 1,000 steps; phone 5–15 min 600 steps → 1,000 + 600 × 5/10 = 1,300.
         let samples = [
-            Fixture.minutes(.steps, .watch, 0, 10, 1000),
-            Fixture.minutes(.steps, .phone, 5, 15, 600),
+            HealthFixture.minutes(.steps, .watch, 0, 10, 1000),
+            HealthFixture.minutes(.steps, .phone, 5, 15, 600),
         ]
         let result = stats.cumulativeStatistic(of: .steps, in: samples, fromMs: 0, toMs: 60 * m)
         #expect(result?.sum == 1300)
@@ -27,8 +27,8 @@ import Testing
 
     @Test func identicalOverlapCountsTheWatchOnly() {
         let samples = [
-            Fixture.minutes(.steps, .phone, 0, 10, 950),
-            Fixture.minutes(.steps, .watch, 0, 10, 1000),
+            HealthFixture.minutes(.steps, .phone, 0, 10, 950),
+            HealthFixture.minutes(.steps, .watch, 0, 10, 1000),
         ]
         #expect(sum(samples, 0, 60) == 1000)
     }
@@ -36,22 +36,22 @@ import Testing
     @Test func phoneFillsTheGapBetweenWatchSamples() {
         // Watch covers 0–10 and 20–30; the phone's 0–30 sample (1,200) counts only 10–20: 400.
         let samples = [
-            Fixture.minutes(.steps, .watch, 0, 10, 1000),
-            Fixture.minutes(.steps, .watch, 20, 30, 500),
-            Fixture.minutes(.steps, .phone, 0, 30, 1200),
+            HealthFixture.minutes(.steps, .watch, 0, 10, 1000),
+            HealthFixture.minutes(.steps, .watch, 20, 30, 500),
+            HealthFixture.minutes(.steps, .phone, 0, 30, 1200),
         ]
         #expect(sum(samples, 0, 60) == 1900)
     }
 
     @Test func phoneAloneCountsInFull() {
-        #expect(sum([Fixture.minutes(.steps, .phone, 5, 15, 600)], 0, 60) == 600)
+        #expect(sum([HealthFixture.minutes(.steps, .phone, 5, 15, 600)], 0, 60) == 600)
     }
 
     @Test func priorityOrderIsAParameter() {
         // Phone first: 600 + watch's uncovered 0–5 of 0–10 (500) = 1,100.
         let samples = [
-            Fixture.minutes(.steps, .watch, 0, 10, 1000),
-            Fixture.minutes(.steps, .phone, 5, 15, 600),
+            HealthFixture.minutes(.steps, .watch, 0, 10, 1000),
+            HealthFixture.minutes(.steps, .phone, 5, 15, 600),
         ]
         #expect(sum(samples, 0, 60, HealthStatistics(sourcePriority: [.phone, .watch])) == 1100)
         #expect(HealthStatistics(sourcePriority: [.phone]).effectivePriority == [.phone, .watch])
@@ -59,46 +59,46 @@ import Testing
 
     @Test func sameSourceOverlapIsSummedAsIs() {
         let samples = [
-            Fixture.minutes(.steps, .watch, 0, 10, 100),
-            Fixture.minutes(.steps, .watch, 5, 15, 100),
+            HealthFixture.minutes(.steps, .watch, 0, 10, 100),
+            HealthFixture.minutes(.steps, .watch, 5, 15, 100),
         ]
         #expect(sum(samples, 0, 60) == 200)
     }
 
     @Test func sampleHalfOutsideTheIntervalCountsHalf() {
-        #expect(sum([Fixture.minutes(.steps, .watch, 0, 10, 1000)], 5, 20) == 500)
+        #expect(sum([HealthFixture.minutes(.steps, .watch, 0, 10, 1000)], 5, 20) == 500)
     }
 
     @Test func coverageOutsideTheIntervalDoesNotHideThePhone() {
         // The watch covers 0–10, but the query is 10–20: the phone's 5–15 sample counts 5/10 there.
         let samples = [
-            Fixture.minutes(.steps, .watch, 0, 10, 1000),
-            Fixture.minutes(.steps, .phone, 5, 15, 600),
+            HealthFixture.minutes(.steps, .watch, 0, 10, 1000),
+            HealthFixture.minutes(.steps, .phone, 5, 15, 600),
         ]
         #expect(sum(samples, 10, 20) == 300)
     }
 
     @Test func instantaneousSampleUnderWatchCoverageIsNotCounted() {
         let samples = [
-            Fixture.minutes(.steps, .watch, 0, 10, 1000),
-            Fixture.minutes(.steps, .phone, 5, 5, 40),
-            Fixture.minutes(.steps, .phone, 12, 12, 7),
+            HealthFixture.minutes(.steps, .watch, 0, 10, 1000),
+            HealthFixture.minutes(.steps, .phone, 5, 5, 40),
+            HealthFixture.minutes(.steps, .phone, 12, 12, 7),
         ]
         #expect(sum(samples, 0, 60) == 1007)
     }
 
     @Test func noSamplesIsNilAndAZeroSampleIsZero() {
         #expect(sum([], 0, 60) == nil)
-        #expect(sum([Fixture.minutes(.steps, .phone, 100, 110, 50)], 0, 60) == nil)
-        #expect(sum([Fixture.minutes(.steps, .phone, 0, 10, 0)], 0, 60) == 0)
-        #expect(stats.cumulativeSum(of: .heartRate, in: [Fixture.heartRate(.watch, 0, 70)], fromMs: 0, toMs: 60 * m) == nil)
-        #expect(sum([Fixture.minutes(.steps, .phone, 0, 10, 10)], 30, 30) == nil)
+        #expect(sum([HealthFixture.minutes(.steps, .phone, 100, 110, 50)], 0, 60) == nil)
+        #expect(sum([HealthFixture.minutes(.steps, .phone, 0, 10, 0)], 0, 60) == 0)
+        #expect(stats.cumulativeSum(of: .heartRate, in: [HealthFixture.heartRate(.watch, 0, 70)], fromMs: 0, toMs: 60 * m) == nil)
+        #expect(sum([HealthFixture.minutes(.steps, .phone, 0, 10, 10)], 30, 30) == nil)
     }
 
     @Test func otherKindsAreIgnored() {
         let samples = [
-            Fixture.minutes(.activeEnergy, .watch, 0, 10, 50),
-            Fixture.minutes(.steps, .phone, 0, 10, 600),
+            HealthFixture.minutes(.activeEnergy, .watch, 0, 10, 50),
+            HealthFixture.minutes(.steps, .phone, 0, 10, 600),
         ]
         #expect(sum(samples, 0, 60) == 600)
         #expect(stats.cumulativeSum(of: .activeEnergy, in: samples, fromMs: 0, toMs: 60 * m) == 50)
@@ -108,7 +108,7 @@ import Testing
 
     @Test func sumIsAdditiveOverSplitIntervalsAndBoundedByRawSums() {
         let seed: UInt64 = 0x5EED_0001
-        var rng = SplitMix64(seed: seed)
+        var rng = HealthSplitMix64(seed: seed)
         for round in 0..<200 {
             var samples: [HealthSample] = []
             for i in 0..<Int.random(in: 1...12, using: &rng) {

@@ -3,7 +3,7 @@ import Shared
 
 /// Shared fixtures for the fitness calculation tests: calendars, UTC instants, sample builders
 /// and a seeded generator.
-enum Fixture {
+enum HealthFixture {
     static let tokyo = LocalCalendar(identifier: "Asia/Tokyo")!
     static let berlin = LocalCalendar(identifier: "Europe/Berlin")!
     static let losAngeles = LocalCalendar(identifier: "America/Los_Angeles")!
@@ -50,8 +50,8 @@ enum Fixture {
     }
 }
 
-/// SplitMix64: a tiny seeded generator for reproducible randomized tests.
-struct SplitMix64: RandomNumberGenerator {
+/// HealthSplitMix64: a tiny seeded generator for reproducible randomized tests.
+struct HealthSplitMix64: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -3,24 +3,24 @@ import Testing
 
 /// Dashboard and history as data: placeholders for denied or empty types, never 0.
 @Suite struct HealthViewModelTests {
-    let tokyo = Fixture.tokyo
+    let tokyo = HealthFixture.tokyo
     /// Wednesday 2026-04-01 12:00 JST.
-    var now: EpochMs { Fixture.local(tokyo, 2026, 4, 1, 12) }
+    var now: EpochMs { HealthFixture.local(tokyo, 2026, 4, 1, 12) }
 
     var samples: [HealthSample] {
-        let nine = Fixture.local(tokyo, 2026, 4, 1, 9)
+        let nine = HealthFixture.local(tokyo, 2026, 4, 1, 9)
         return [
-            Fixture.minutes(.steps, .watch, 0, 10, 1000, base: nine),
-            Fixture.minutes(.steps, .phone, 5, 15, 600, base: nine),
-            Fixture.minutes(.activeEnergy, .watch, 0, 60, 250, base: nine),
-            Fixture.heartRate(.watch, nine, 70),
-            Fixture.heartRate(.watch, nine + 3_600_000, 76),
-            Fixture.sleep(.asleepCore, .watch, tokyo, CivilDate(year: 2026, month: 3, day: 31), 23, 0,
+            HealthFixture.minutes(.steps, .watch, 0, 10, 1000, base: nine),
+            HealthFixture.minutes(.steps, .phone, 5, 15, 600, base: nine),
+            HealthFixture.minutes(.activeEnergy, .watch, 0, 60, 250, base: nine),
+            HealthFixture.heartRate(.watch, nine, 70),
+            HealthFixture.heartRate(.watch, nine + 3_600_000, 76),
+            HealthFixture.sleep(.asleepCore, .watch, tokyo, CivilDate(year: 2026, month: 3, day: 31), 23, 0,
                           CivilDate(year: 2026, month: 4, day: 1), 7, 0),
             // Yesterday and six days ago, for the history.
-            Fixture.minutes(.steps, .phone, 0, 60, 4000, base: Fixture.local(tokyo, 2026, 3, 31, 9)),
-            Fixture.minutes(.steps, .phone, 0, 60, 12000, base: Fixture.local(tokyo, 2026, 3, 26, 9)),
-            Fixture.minutes(.steps, .phone, 0, 60, 500, base: Fixture.local(tokyo, 2026, 3, 3, 9)),
+            HealthFixture.minutes(.steps, .phone, 0, 60, 4000, base: HealthFixture.local(tokyo, 2026, 3, 31, 9)),
+            HealthFixture.minutes(.steps, .phone, 0, 60, 12000, base: HealthFixture.local(tokyo, 2026, 3, 26, 9)),
+            HealthFixture.minutes(.steps, .phone, 0, 60, 500, base: HealthFixture.local(tokyo, 2026, 3, 3, 9)),
         ]
     }
 

@@ -3,8 +3,8 @@ import Testing
 
 /// Widget entries, the 15-minute policy and the daily reload budget at its edge.
 @Suite struct HealthWidgetTests {
-    let tokyo = Fixture.tokyo
-    var morning: EpochMs { Fixture.local(tokyo, 2026, 5, 1, 8) }
+    let tokyo = HealthFixture.tokyo
+    var morning: EpochMs { HealthFixture.local(tokyo, 2026, 5, 1, 8) }
 
     // MARK: - Budget
 
@@ -32,12 +32,12 @@ import Testing
     @Test func budgetResetsAtLocalMidnight() {
         var budget = FitnessWidgetReloadBudget(calendar: tokyo)
         for _ in 0..<72 { _ = budget.requestReload(now: morning, appInForeground: false) }
-        let midnight = Fixture.local(tokyo, 2026, 5, 2, 0)
+        let midnight = HealthFixture.local(tokyo, 2026, 5, 2, 0)
         #expect(budget.requestReload(now: midnight - 1, appInForeground: false) == .denied)
         #expect(budget.requestReload(now: midnight, appInForeground: false) == .granted)
         #expect(budget.usedToday == 1 && budget.day == CivilDate(year: 2026, month: 5, day: 2))
         // Midnight is local: in UTC it is 15:00 the day before.
-        #expect(midnight == Fixture.utcMs(2026, 5, 1, 15))
+        #expect(midnight == HealthFixture.utcMs(2026, 5, 1, 15))
     }
 
     // MARK: - Entries and timelines
@@ -70,9 +70,9 @@ import Testing
 
     @Test func snapshotUsesTheAppGroupKeysAndDedupedData() {
         let samples = [
-            Fixture.minutes(.steps, .watch, 0, 10, 1000, base: morning),
-            Fixture.minutes(.steps, .phone, 5, 15, 600, base: morning),
-            Fixture.heartRate(.watch, morning + 60_000, 64),
+            HealthFixture.minutes(.steps, .watch, 0, 10, 1000, base: morning),
+            HealthFixture.minutes(.steps, .phone, 5, 15, 600, base: morning),
+            HealthFixture.heartRate(.watch, morning + 60_000, 64),
         ]
         var auth = HealthAuthorization.allGranted
         auth.set(.denied, for: .activeEnergy)

@@ -3,7 +3,7 @@ import Testing
 
 /// Last night's window, the union of sources, stage attribution and the score.
 @Suite struct SleepAnalysisTests {
-    let tokyo = Fixture.tokyo
+    let tokyo = HealthFixture.tokyo
     let d10 = CivilDate(year: 2026, month: 3, day: 10)
     let d11 = CivilDate(year: 2026, month: 3, day: 11)
 
@@ -12,26 +12,26 @@ import Testing
     /// 23:10–06:50 with an awake spell 02:30–02:45. Plus a nap the next afternoon (outside).
     var night: [HealthSample] {
         [
-            Fixture.sleep(.inBed, .phone, tokyo, d10, 22, 30, d11, 7, 0),
-            Fixture.sleep(.asleepUnspecified, .phone, tokyo, d10, 22, 50, d11, 1, 0),
-            Fixture.sleep(.asleepUnspecified, .phone, tokyo, d10, 17, 30, d10, 18, 30),
-            Fixture.sleep(.asleepCore, .watch, tokyo, d10, 23, 10, d11, 0, 40),
-            Fixture.sleep(.asleepDeep, .watch, tokyo, d11, 0, 40, d11, 1, 40),
-            Fixture.sleep(.asleepREM, .watch, tokyo, d11, 1, 40, d11, 2, 30),
-            Fixture.sleep(.awake, .watch, tokyo, d11, 2, 30, d11, 2, 45),
-            Fixture.sleep(.asleepCore, .watch, tokyo, d11, 2, 45, d11, 5, 0),
-            Fixture.sleep(.asleepREM, .watch, tokyo, d11, 5, 0, d11, 6, 0),
-            Fixture.sleep(.asleepCore, .watch, tokyo, d11, 6, 0, d11, 6, 50),
-            Fixture.sleep(.asleepCore, .watch, tokyo, d11, 13, 0, d11, 14, 0),
+            HealthFixture.sleep(.inBed, .phone, tokyo, d10, 22, 30, d11, 7, 0),
+            HealthFixture.sleep(.asleepUnspecified, .phone, tokyo, d10, 22, 50, d11, 1, 0),
+            HealthFixture.sleep(.asleepUnspecified, .phone, tokyo, d10, 17, 30, d10, 18, 30),
+            HealthFixture.sleep(.asleepCore, .watch, tokyo, d10, 23, 10, d11, 0, 40),
+            HealthFixture.sleep(.asleepDeep, .watch, tokyo, d11, 0, 40, d11, 1, 40),
+            HealthFixture.sleep(.asleepREM, .watch, tokyo, d11, 1, 40, d11, 2, 30),
+            HealthFixture.sleep(.awake, .watch, tokyo, d11, 2, 30, d11, 2, 45),
+            HealthFixture.sleep(.asleepCore, .watch, tokyo, d11, 2, 45, d11, 5, 0),
+            HealthFixture.sleep(.asleepREM, .watch, tokyo, d11, 5, 0, d11, 6, 0),
+            HealthFixture.sleep(.asleepCore, .watch, tokyo, d11, 6, 0, d11, 6, 50),
+            HealthFixture.sleep(.asleepCore, .watch, tokyo, d11, 13, 0, d11, 14, 0),
         ]
     }
 
     @Test func windowRunsFromSixPMToNoonLocal() {
         let w = SleepAnalysis.nightWindow(endingOn: d11, calendar: tokyo)
-        #expect(w.startMs == Fixture.utcMs(2026, 3, 10, 9))  // 18:00 JST
-        #expect(w.endMs == Fixture.utcMs(2026, 3, 11, 3))  // 12:00 JST
-        let berlinSpring = SleepAnalysis.nightWindow(endingOn: CivilDate(year: 2026, month: 3, day: 29), calendar: Fixture.berlin)
-        #expect(berlinSpring.durationMs == 17 * Fixture.hourMs)
+        #expect(w.startMs == HealthFixture.utcMs(2026, 3, 10, 9))  // 18:00 JST
+        #expect(w.endMs == HealthFixture.utcMs(2026, 3, 11, 3))  // 12:00 JST
+        let berlinSpring = SleepAnalysis.nightWindow(endingOn: CivilDate(year: 2026, month: 3, day: 29), calendar: HealthFixture.berlin)
+        #expect(berlinSpring.durationMs == 17 * HealthFixture.hourMs)
     }
 
     @Test func overlappingSourcesAreMergedNotSummed() throws {
@@ -47,15 +47,15 @@ import Testing
         // Union: 18:00–18:30, 22:50–02:30, 02:45–06:50 = 30 + 220 + 245 = 495 (a raw sum says 605).
         #expect(s.asleepMinutes == 495)
         #expect(s.asleepHours == 8.25)
-        #expect(s.firstAsleepMs == Fixture.utcMs(2026, 3, 10, 9))
-        #expect(s.lastAsleepEndMs == Fixture.utcMs(2026, 3, 10, 21, 50))
+        #expect(s.firstAsleepMs == HealthFixture.utcMs(2026, 3, 10, 9))
+        #expect(s.lastAsleepEndMs == HealthFixture.utcMs(2026, 3, 10, 21, 50))
     }
 
     @Test func phoneOverlappingWatchStagesKeepsTheWatchStage() throws {
         // The phone says asleep where the watch says deep: deep wins, and counts once.
         let samples = [
-            Fixture.sleep(.asleepUnspecified, .phone, tokyo, d11, 0, 0, d11, 2, 0),
-            Fixture.sleep(.asleepDeep, .watch, tokyo, d11, 1, 0, d11, 2, 0),
+            HealthFixture.sleep(.asleepUnspecified, .phone, tokyo, d11, 0, 0, d11, 2, 0),
+            HealthFixture.sleep(.asleepDeep, .watch, tokyo, d11, 1, 0, d11, 2, 0),
         ]
         let s = try #require(SleepAnalysis().summary(of: samples, endingOn: d11, calendar: tokyo))
         #expect(s.deepMinutes == 60 && s.unspecifiedMinutes == 60 && s.asleepMinutes == 120)
@@ -74,9 +74,9 @@ import Testing
 
     @Test func nightWithoutStagesIsScoredOnDurationAndAwake() throws {
         // Berlin, the night the clocks go forward: 23:00 CET to 07:00 CEST is 7 hours.
-        let berlin = Fixture.berlin
+        let berlin = HealthFixture.berlin
         let samples = [
-            Fixture.sleep(.asleepUnspecified, .phone, berlin, CivilDate(year: 2026, month: 3, day: 28), 23, 0,
+            HealthFixture.sleep(.asleepUnspecified, .phone, berlin, CivilDate(year: 2026, month: 3, day: 28), 23, 0,
                           CivilDate(year: 2026, month: 3, day: 29), 7, 0),
         ]
         let s = try #require(SleepAnalysis().summary(of: samples, endingOn: CivilDate(year: 2026, month: 3, day: 29), calendar: berlin))
@@ -88,16 +88,16 @@ import Testing
 
     @Test func noSleepDataIsNilAndInBedAloneHasNoScore() throws {
         #expect(SleepAnalysis().summary(of: [], endingOn: d11, calendar: tokyo) == nil)
-        let outside = [Fixture.sleep(.asleepCore, .watch, tokyo, d11, 13, 0, d11, 14, 0)]
+        let outside = [HealthFixture.sleep(.asleepCore, .watch, tokyo, d11, 13, 0, d11, 14, 0)]
         #expect(SleepAnalysis().summary(of: outside, endingOn: d11, calendar: tokyo) == nil)
-        let inBed = [Fixture.sleep(.inBed, .phone, tokyo, d10, 23, 0, d11, 7, 0)]
+        let inBed = [HealthFixture.sleep(.inBed, .phone, tokyo, d10, 23, 0, d11, 7, 0)]
         let s = try #require(SleepAnalysis().summary(of: inBed, endingOn: d11, calendar: tokyo))
         #expect(s.inBedMinutes == 480 && s.asleepMinutes == 0)
         #expect(s.score == nil && s.evaluation == nil)
     }
 
     @Test func lastNightIsTheNightEndingThisMorning() throws {
-        let evening = Fixture.local(tokyo, 2026, 3, 11, 20)
+        let evening = HealthFixture.local(tokyo, 2026, 3, 11, 20)
         let s = try #require(SleepAnalysis().lastNight(in: night, nowMs: evening, calendar: tokyo))
         #expect(s.night == d11)
     }

@@ -8,6 +8,7 @@ public struct FitnessExportRow: Sendable, Hashable {
     /// Asleep hours of the night ending that morning; nil when there is no sleep data.
     public var sleepHours: Double?
 
+    /// A row from its values.
     public init(day: CivilDate, steps: Int?, activeEnergyKcal: Double?, sleepHours: Double?) {
         self.day = day
         self.steps = steps

@@ -3,6 +3,7 @@ public struct SleepStageBar: Sendable, Hashable {
     public var stage: SleepStage
     public var minutes: Double
 
+    /// A bar of `minutes` for `stage`.
     public init(stage: SleepStage, minutes: Double) {
         self.stage = stage
         self.minutes = minutes
@@ -31,6 +32,7 @@ public struct FitnessDashboard: Sendable, Hashable {
     public var sleep: SleepSummary?
     public var authorization: HealthAuthorization
 
+    /// A dashboard from its values; the progress values are derived from the goals.
     public init(
         day: CivilDate, steps: Int?, stepGoal: Int, caloriesKcal: Double?, calorieGoalKcal: Int,
         latestHeartRate: HeartRateReading?, heartRateSeries: [HeartRateReading], sleep: SleepSummary?,

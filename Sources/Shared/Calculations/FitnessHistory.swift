@@ -30,6 +30,7 @@ public struct FitnessHistoryDay: Sendable, Hashable {
     /// De-duplicated active energy, kcal; nil without data.
     public var caloriesKcal: Double?
 
+    /// A day from its values.
     public init(day: CivilDate, steps: Int?, caloriesKcal: Double?) {
         self.day = day
         self.steps = steps
@@ -56,6 +57,7 @@ public struct FitnessHistory: Sendable, Hashable {
     public var days: [FitnessHistoryDay]
     public var stepGoal: Int
 
+    /// A history from its days (oldest first).
     public init(range: FitnessHistoryRange, days: [FitnessHistoryDay], stepGoal: Int) {
         self.range = range
         self.days = days

@@ -19,6 +19,7 @@ public struct FitnessWidgetTimeline<Entry: Sendable & Hashable>: Sendable, Hasha
     public var entries: [Entry]
     public var policy: FitnessWidgetReloadPolicy
 
+    /// A timeline of `entries` with `policy`.
     public init(entries: [Entry], policy: FitnessWidgetReloadPolicy) {
         self.entries = entries
         self.policy = policy

@@ -8,8 +8,11 @@ public struct FitnessWidgetSnapshot: Sendable, Hashable {
     public static let appGroupSuiteName = "group.com.yourapp.fitness"
     /// The App Group keys of the seed.
     public static let stepsKey = "todaySteps"
+    /// The step goal's key.
     public static let stepGoalKey = "stepGoal"
+    /// Today's active energy's key (kcal).
     public static let caloriesKey = "todayCalories"
+    /// The latest heart rate's key (bpm).
     public static let heartRateKey = "latestHeartRate"
     /// When the app wrote the snapshot (ours; not in the seed).
     public static let savedAtKey = "savedAt"
@@ -21,6 +24,7 @@ public struct FitnessWidgetSnapshot: Sendable, Hashable {
     public var latestHeartRate: Double?
     public var savedAtMs: EpochMs?
 
+    /// A snapshot from its values.
     public init(todaySteps: Int?, stepGoal: Int, todayCaloriesKcal: Double?, latestHeartRate: Double?, savedAtMs: EpochMs? = nil) {
         self.todaySteps = todaySteps
         self.stepGoal = stepGoal
@@ -95,6 +99,7 @@ public struct FitnessSmallWidgetEntry: Sendable, Hashable {
     /// `fitness://dashboard`.
     public var widgetURL: String
 
+    /// The entry for `snapshot` at `dateMs`.
     public init(dateMs: EpochMs, snapshot: FitnessWidgetSnapshot) {
         self.dateMs = dateMs
         self.steps = snapshot.todaySteps
@@ -131,6 +136,7 @@ public struct FitnessMediumWidgetEntry: Sendable, Hashable {
     /// `fitness://dashboard`.
     public var widgetURL: String
 
+    /// The entry for `snapshot` at `dateMs`.
     public init(dateMs: EpochMs, snapshot: FitnessWidgetSnapshot) {
         self.dateMs = dateMs
         self.steps = snapshot.todaySteps

@@ -58,6 +58,7 @@ public struct HealthAuthorization: Sendable, Hashable {
     public static let allGranted = HealthAuthorization(
         statuses: Dictionary(uniqueKeysWithValues: HealthDataType.allCases.map { ($0, .granted) }))
 
+    /// Authorization from explicit statuses; missing types are `notDetermined`.
     public init(statuses: [HealthDataType: HealthAuthorizationStatus]) {
         self.statuses = statuses
     }

@@ -10,6 +10,7 @@ public struct StatisticsBucket: Sendable, Hashable {
     /// The de-duplicated sum; nil when no sample fell in the bucket.
     public var value: Double?
 
+    /// A bucket from its values.
     public init(firstDay: CivilDate, startMs: EpochMs, endMs: EpochMs, value: Double?) {
         self.firstDay = firstDay
         self.startMs = startMs
@@ -102,6 +103,7 @@ public struct HeartRateReading: Sendable, Hashable {
     public var bpm: Double
     public var source: DeviceRole
 
+    /// A reading from its values.
     public init(atMs: EpochMs, bpm: Double, source: DeviceRole) {
         self.atMs = atMs
         self.bpm = bpm

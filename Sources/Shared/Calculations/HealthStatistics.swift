@@ -7,6 +7,7 @@ public struct CumulativeStatistic: Sendable, Hashable {
     /// How many samples overlapped the interval (before de-duplication).
     public var sampleCount: Int
 
+    /// A result from its values.
     public init(sum: Double, sumBySource: [DeviceRole: Double], sampleCount: Int) {
         self.sum = sum
         self.sumBySource = sumBySource

@@ -19,6 +19,7 @@ public struct WeeklyCalendarTrigger: Sendable, Hashable, Codable {
     /// The weekly summary's trigger: Monday (weekday 2) at 09:00, repeating.
     public static let weeklySummary = WeeklyCalendarTrigger(weekday: 2, hour: 9, minute: 0, repeats: true)
 
+    /// A trigger at `hour:minute` on Foundation weekday `weekday` (2 = Monday).
     public init(weekday: Int, hour: Int, minute: Int, repeats: Bool) {
         self.weekday = weekday
         self.hour = hour

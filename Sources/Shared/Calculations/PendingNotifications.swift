@@ -9,6 +9,7 @@ public struct PendingNotification: Sendable, Hashable {
     /// The next instant it fires.
     public var fireMs: EpochMs
 
+    /// A request from its values; `fireMs` is the trigger's next instant.
     public init(id: String, kind: FitnessNotificationKind, title: String, body: String, trigger: NotificationTrigger, fireMs: EpochMs) {
         self.id = id
         self.kind = kind

@@ -6,6 +6,7 @@ public struct RunStartEvent: Sendable, Hashable {
     /// The sample that completed the streak.
     public var detectedAtMs: EpochMs
 
+    /// An event from its times.
     public init(runStartMs: EpochMs, detectedAtMs: EpochMs) {
         self.runStartMs = runStartMs
         self.detectedAtMs = detectedAtMs

@@ -20,6 +20,7 @@ public struct SleepSummary: Sendable, Hashable {
     /// The stages drawn as the dashboard's bars, in this order.
     public static let barStages: [SleepStage] = [.awake, .asleepREM, .asleepCore, .asleepDeep, .asleepUnspecified, .inBed]
 
+    /// A summary from minute totals.
     public init(
         night: CivilDate, window: EpochRange, coreMinutes: Double, deepMinutes: Double, remMinutes: Double,
         unspecifiedMinutes: Double, awakeMinutes: Double, inBedMinutes: Double,
@@ -115,8 +116,11 @@ public enum SleepScore {
     public static let targetDeepAndREMShare = 0.35
     /// Awake minutes (inside the night, no source asleep) that lose every awake point.
     public static let awakeMinutesForZeroPoints = 60.0
+    /// Points for reaching the asleep target.
     public static let durationPoints = 60.0
+    /// Points for reaching the deep + REM share.
     public static let stagePoints = 25.0
+    /// Points for no awake time.
     public static let awakePoints = 15.0
     /// The range every score is clamped to.
     public static let range = 0...100

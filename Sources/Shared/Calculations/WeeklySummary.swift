@@ -27,6 +27,7 @@ public struct WeeklySummary: Sendable, Hashable {
     public var averageHeartRate: Double?
     public var workoutCount: Int
 
+    /// A summary from its values.
     public init(weekStart: CivilDate, range: EpochRange, totalSteps: Int?, averageHeartRate: Double?, workoutCount: Int) {
         self.weekStart = weekStart
         self.range = range

@@ -20,8 +20,10 @@ public enum MotionActivityFlag: String, Sendable, Hashable, CaseIterable, Codabl
 public struct MotionActivityFlags: OptionSet, Sendable, Hashable, Codable {
     public let rawValue: UInt8
 
+    /// The set with these bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// The single-flag sets, one per `MotionActivityFlag`.
     public static let stationary = MotionActivityFlags(.stationary)
     public static let walking = MotionActivityFlags(.walking)
     public static let running = MotionActivityFlags(.running)
@@ -71,6 +73,7 @@ public enum MotionConfidence: Int, Sendable, Hashable, CaseIterable, Comparable,
         self = c
     }
 
+    /// Lower confidence orders first.
     public static func < (a: MotionConfidence, b: MotionConfidence) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -82,6 +85,7 @@ public struct MotionActivitySample: Sendable, Hashable, Codable {
     public var flags: MotionActivityFlags
     public var confidence: MotionConfidence
 
+    /// A sample from its values.
     public init(atMs: EpochMs, flags: MotionActivityFlags, confidence: MotionConfidence) {
         self.atMs = atMs
         self.flags = flags

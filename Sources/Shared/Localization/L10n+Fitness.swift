@@ -6,12 +6,19 @@
 extension L10n {
     // MARK: - Tabs and cards (seed wording)
 
+    /// "ダッシュボード" / "Dashboard".
     public static let fitnessTabDashboard = LocalizedText(ja: "ダッシュボード", en: "Dashboard")
+    /// "履歴" / "History".
     public static let fitnessTabHistory = LocalizedText(ja: "履歴", en: "History")
+    /// "設定" / "Settings".
     public static let fitnessTabSettings = LocalizedText(ja: "設定", en: "Settings")
+    /// "今日の歩数" / "Today's steps".
     public static let fitnessTodaySteps = LocalizedText(ja: "今日の歩数", en: "Today's steps")
+    /// "消費カロリー" / "Active calories".
     public static let fitnessActiveCalories = LocalizedText(ja: "消費カロリー", en: "Active calories")
+    /// "心拍数" / "Heart rate".
     public static let fitnessHeartRate = LocalizedText(ja: "心拍数", en: "Heart rate")
+    /// "睡眠スコア" / "Sleep score".
     public static let fitnessSleepScore = LocalizedText(ja: "睡眠スコア", en: "Sleep score")
     /// Steps as a data type (history columns, authorization rows).
     public static let fitnessSteps = LocalizedText(ja: "歩数", en: "Steps")
@@ -25,11 +32,17 @@ extension L10n {
 
     // MARK: - Sleep evaluation (bands: 80+ good, 60–79 fair, under 60 poor)
 
+    /// "良好" / "Good".
     public static let fitnessSleepGood = LocalizedText(ja: "良好", en: "Good")
+    /// "普通" / "Fair".
     public static let fitnessSleepFair = LocalizedText(ja: "普通", en: "Fair")
+    /// "不足" / "Poor".
     public static let fitnessSleepPoor = LocalizedText(ja: "不足", en: "Poor")
+    /// "よく眠れています" / "You slept well".
     public static let fitnessSleepGoodMessage = LocalizedText(ja: "よく眠れています", en: "You slept well")
+    /// "まずまずの睡眠です" / "Your sleep was fair".
     public static let fitnessSleepFairMessage = LocalizedText(ja: "まずまずの睡眠です", en: "Your sleep was fair")
+    /// "睡眠が不足しています" / "You need more sleep".
     public static let fitnessSleepPoorMessage = LocalizedText(ja: "睡眠が不足しています", en: "You need more sleep")
     /// Sleep stage names for the bars.
     public static func fitnessSleepStage(_ stage: SleepStage) -> LocalizedText {
@@ -45,33 +58,48 @@ extension L10n {
 
     // MARK: - History (seed: 週間/月間の歩数推移グラフ, 日別の詳細データリスト)
 
+    /// "週間" / "Weekly".
     public static let fitnessHistoryWeekly = LocalizedText(ja: "週間", en: "Weekly")
+    /// "月間" / "Monthly".
     public static let fitnessHistoryMonthly = LocalizedText(ja: "月間", en: "Monthly")
+    /// "歩数推移" / "Step trend".
     public static let fitnessStepTrend = LocalizedText(ja: "歩数推移", en: "Step trend")
+    /// "日別の詳細データ" / "Daily details".
     public static let fitnessDailyDetails = LocalizedText(ja: "日別の詳細データ", en: "Daily details")
 
     // MARK: - Settings (seed wording)
 
+    /// "歩数目標の変更" / "Change step goal".
     public static let fitnessChangeStepGoal = LocalizedText(ja: "歩数目標の変更", en: "Change step goal")
+    /// "通知の ON/OFF" / "Notifications on/off".
     public static let fitnessNotificationsToggle = LocalizedText(ja: "通知の ON/OFF", en: "Notifications on/off")
+    /// "HealthKit 連携状態の確認" / "HealthKit connection status".
     public static let fitnessHealthKitStatus = LocalizedText(ja: "HealthKit 連携状態の確認", en: "HealthKit connection status")
+    /// "データをエクスポート" / "Export data".
     public static let fitnessExportData = LocalizedText(ja: "データをエクスポート", en: "Export data")
+    /// "週間サマリー通知" / "Weekly summary notification".
     public static let fitnessWeeklySummaryToggle = LocalizedText(ja: "週間サマリー通知", en: "Weekly summary notification")
+    /// "ランニング自動検出" / "Automatic run detection".
     public static let fitnessRunDetectionToggle = LocalizedText(ja: "ランニング自動検出", en: "Automatic run detection")
 
     // MARK: - Authorization
 
+    /// "未設定" / "Not set up".
     public static let fitnessAuthNotDetermined = LocalizedText(ja: "未設定", en: "Not set up")
+    /// "連携済み" / "Connected".
     public static let fitnessAuthGranted = LocalizedText(ja: "連携済み", en: "Connected")
+    /// "許可されていません" / "Not allowed".
     public static let fitnessAuthDenied = LocalizedText(ja: "許可されていません", en: "Not allowed")
 
     // MARK: - Notifications
 
     /// The run-detection prompt (seed wording, exact).
     public static let fitnessRunDetectedTitle = LocalizedText(ja: "ワークアウトを開始しますか？", en: "Start a workout?")
+    /// The run-detection prompt's body: the workout counts from the run's start.
     public static let fitnessRunDetectedBody = LocalizedText(
         ja: "ランニングを検出しました。記録は走り始めた時刻から始まります。",
         en: "It looks like you're running. The workout will count from when you started.")
+    /// "先週の運動サマリー" / "Last week's activity summary".
     public static let fitnessWeeklySummaryTitle = LocalizedText(ja: "先週の運動サマリー", en: "Last week's activity summary")
 
     /// The weekly summary body. `groupedSteps` is "52,340" or nil, `heartRate` "72 bpm" or nil;
