@@ -1,0 +1,197 @@
+/// The data the app shares with its widgets through the App Group
+/// (`UserDefaults(suiteName: "group.com.yourapp.fitness")` in the seed).
+///
+/// Missing values stay nil (the seed's `?? 0` would show a zero that is not data); the widget
+/// shows "—" for them.
+public struct FitnessWidgetSnapshot: Sendable, Hashable {
+    /// The App Group suite of the seed.
+    public static let appGroupSuiteName = "group.com.yourapp.fitness"
+    /// The App Group keys of the seed.
+    public static let stepsKey = "todaySteps"
+    /// The step goal's key.
+    public static let stepGoalKey = "stepGoal"
+    /// Today's active energy's key (kcal).
+    public static let caloriesKey = "todayCalories"
+    /// The latest heart rate's key (bpm).
+    public static let heartRateKey = "latestHeartRate"
+    /// When the app wrote the snapshot (ours; not in the seed).
+    public static let savedAtKey = "savedAt"
+
+    public var todaySteps: Int?
+    public var stepGoal: Int
+    public var todayCaloriesKcal: Double?
+    /// Beats per minute.
+    public var latestHeartRate: Double?
+    public var savedAtMs: EpochMs?
+
+    /// A snapshot from its values.
+    public init(todaySteps: Int?, stepGoal: Int, todayCaloriesKcal: Double?, latestHeartRate: Double?, savedAtMs: EpochMs? = nil) {
+        self.todaySteps = todaySteps
+        self.stepGoal = stepGoal
+        self.todayCaloriesKcal = todayCaloriesKcal
+        self.latestHeartRate = latestHeartRate
+        self.savedAtMs = savedAtMs
+    }
+
+    /// The snapshot the app writes at `nowMs`: today's de-duplicated steps and calories, the
+    /// latest heart rate, the synced step goal; unreadable types are nil.
+    public static func make(
+        samples: [HealthSample], settings: AppSettings, authorization: HealthAuthorization,
+        nowMs: EpochMs, calendar: LocalCalendar, statistics: HealthStatistics = HealthStatistics()
+    ) -> FitnessWidgetSnapshot {
+        let readable = authorization.readable(samples)
+        let startMs = calendar.startOfDay(nowMs)
+        let endMs = calendar.startOfDay(calendar.civilDate(nowMs).adding(days: 1))
+        let steps = statistics.cumulativeSum(of: .steps, in: readable, fromMs: startMs, toMs: endMs)
+        let kcal = statistics.cumulativeSum(of: .activeEnergy, in: readable, fromMs: startMs, toMs: endMs)
+        return FitnessWidgetSnapshot(
+            todaySteps: steps.map(FitnessFormat.roundedCount), stepGoal: settings.stepGoal, todayCaloriesKcal: kcal,
+            latestHeartRate: statistics.latestHeartRate(in: readable, atOrBeforeMs: nowMs)?.bpm, savedAtMs: nowMs)
+    }
+
+    /// The step progress (steps ÷ goal, not capped); nil without steps or with a goal ≤ 0.
+    public var stepProgress: Double? {
+        guard let todaySteps, stepGoal > 0 else { return nil }
+        return Double(todaySteps) / Double(stepGoal)
+    }
+
+    // MARK: - App Group form
+
+    /// The App Group dictionary: the seed's keys; nil values are absent.
+    public var plistValue: PlistValue {
+        var d: [String: PlistValue] = [Self.stepGoalKey: .int(Int64(stepGoal))]
+        if let todaySteps { d[Self.stepsKey] = .int(Int64(todaySteps)) }
+        if let todayCaloriesKcal { d[Self.caloriesKey] = .double(todayCaloriesKcal) }
+        if let latestHeartRate { d[Self.heartRateKey] = .double(latestHeartRate) }
+        if let savedAtMs { d[Self.savedAtKey] = .int(savedAtMs) }
+        return .dictionary(d)
+    }
+
+    /// Reads the App Group dictionary. A missing goal is the default (10,000, as the seed's
+    /// `?? 10000`); a missing value stays nil; nil when `plistValue` is not a dictionary.
+    public init?(plistValue p: PlistValue) {
+        guard p.dictionaryValue != nil else { return nil }
+        self.init(
+            todaySteps: p[Self.stepsKey]?.intValue.map { Int($0) },
+            stepGoal: p[Self.stepGoalKey]?.intValue.map { Int($0) } ?? AppSettings.defaults.stepGoal,
+            todayCaloriesKcal: p[Self.caloriesKey]?.doubleValue, latestHeartRate: p[Self.heartRateKey]?.doubleValue,
+            savedAtMs: p[Self.savedAtKey]?.intValue)
+    }
+}
+
+// MARK: - Entries
+
+/// The widget sizes the fitness app offers.
+public enum FitnessWidgetFamily: String, Sendable, Hashable, CaseIterable {
+    /// 2×2: today's steps and the step ring.
+    case systemSmall
+    /// 4×2: steps, calories and heart rate side by side.
+    case systemMedium
+}
+
+/// The small widget: today's steps and the ring against the goal.
+public struct FitnessSmallWidgetEntry: Sendable, Hashable {
+    public var dateMs: EpochMs
+    public var steps: Int?
+    public var stepGoal: Int
+    /// The ring's fill, 0…1 (steps ÷ goal, capped at a full ring); nil without steps.
+    public var ringFraction: Double?
+    /// `fitness://dashboard`.
+    public var widgetURL: String
+
+    /// The entry for `snapshot` at `dateMs`.
+    public init(dateMs: EpochMs, snapshot: FitnessWidgetSnapshot) {
+        self.dateMs = dateMs
+        self.steps = snapshot.todaySteps
+        self.stepGoal = snapshot.stepGoal
+        self.ringFraction = snapshot.stepProgress.map { min(max($0, 0), 1) }
+        self.widgetURL = FitnessWidgets.deepLink
+    }
+
+    /// The entry as JSON-ready values; missing values are absent.
+    public func jsonValue() -> PlistValue {
+        var d: [String: PlistValue] = [
+            "family": .string(FitnessWidgetFamily.systemSmall.rawValue), "date": .int(dateMs),
+            "stepGoal": .int(Int64(stepGoal)), "url": .string(widgetURL),
+        ]
+        if let steps { d["steps"] = .int(Int64(steps)) }
+        if let ringFraction { d["ringFraction"] = .double(ringFraction) }
+        return .dictionary(d)
+    }
+
+    /// "今日の歩数 8,432歩 (84%)" / "Today's steps 8,432 steps (84%)", with "—" when missing.
+    public func text(_ language: AppLanguage) -> String {
+        let ring = ringFraction == nil ? "" : " (\(FitnessFormat.percent(ringFraction)))"
+        return "\(L10n.fitnessTodaySteps(language)) \(FitnessFormat.steps(steps)(language))\(ring)"
+    }
+}
+
+/// The medium widget: steps, calories and heart rate side by side.
+public struct FitnessMediumWidgetEntry: Sendable, Hashable {
+    public var dateMs: EpochMs
+    public var steps: Int?
+    public var stepGoal: Int
+    public var caloriesKcal: Double?
+    public var heartRateBpm: Double?
+    /// `fitness://dashboard`.
+    public var widgetURL: String
+
+    /// The entry for `snapshot` at `dateMs`.
+    public init(dateMs: EpochMs, snapshot: FitnessWidgetSnapshot) {
+        self.dateMs = dateMs
+        self.steps = snapshot.todaySteps
+        self.stepGoal = snapshot.stepGoal
+        self.caloriesKcal = snapshot.todayCaloriesKcal
+        self.heartRateBpm = snapshot.latestHeartRate
+        self.widgetURL = FitnessWidgets.deepLink
+    }
+
+    /// The entry as JSON-ready values; missing values are absent.
+    public func jsonValue() -> PlistValue {
+        var d: [String: PlistValue] = [
+            "family": .string(FitnessWidgetFamily.systemMedium.rawValue), "date": .int(dateMs),
+            "stepGoal": .int(Int64(stepGoal)), "url": .string(widgetURL),
+        ]
+        if let steps { d["steps"] = .int(Int64(steps)) }
+        if let caloriesKcal { d["caloriesKcal"] = .double(caloriesKcal) }
+        if let heartRateBpm { d["heartRateBpm"] = .double(heartRateBpm) }
+        return .dictionary(d)
+    }
+
+    /// The three columns, separated by " | ", each "title value"; "—" when missing.
+    public func text(_ language: AppLanguage) -> String {
+        [
+            "\(L10n.fitnessSteps(language)) \(FitnessFormat.steps(steps)(language))",
+            "\(L10n.fitnessActiveCalories(language)) \(FitnessFormat.kcal(caloriesKcal))",
+            "\(L10n.fitnessHeartRate(language)) \(FitnessFormat.bpm(heartRateBpm))",
+        ].joined(separator: " | ")
+    }
+}
+
+/// The timeline provider's pure part (`getTimeline` in the seed).
+public enum FitnessWidgets {
+    /// The seed's refresh: a new timeline 15 minutes after the last.
+    public static let refreshIntervalMs: Int64 = 15 * 60 * 1000
+    /// The deep link every widget opens: the app's dashboard tab.
+    public static let deepLink = "fitness://dashboard"
+    /// The fitness theme's accent colour (green).
+    public static let accentColorHex = "#30D158"
+
+    /// The policy for a timeline made at `nowMs`: `.after(now + 15 min)`.
+    public static func reloadPolicy(nowMs: EpochMs) -> FitnessWidgetReloadPolicy { .after(nowMs + refreshIntervalMs) }
+
+    /// The small widget's timeline: one entry now, reload after 15 minutes.
+    public static func makeSmallTimeline(snapshot: FitnessWidgetSnapshot, nowMs: EpochMs) -> FitnessWidgetTimeline<FitnessSmallWidgetEntry> {
+        FitnessWidgetTimeline(entries: [FitnessSmallWidgetEntry(dateMs: nowMs, snapshot: snapshot)], policy: reloadPolicy(nowMs: nowMs))
+    }
+
+    /// The medium widget's timeline: one entry now, reload after 15 minutes.
+    public static func makeMediumTimeline(snapshot: FitnessWidgetSnapshot, nowMs: EpochMs) -> FitnessWidgetTimeline<FitnessMediumWidgetEntry> {
+        FitnessWidgetTimeline(entries: [FitnessMediumWidgetEntry(dateMs: nowMs, snapshot: snapshot)], policy: reloadPolicy(nowMs: nowMs))
+    }
+
+    /// The gallery placeholder: every value missing, so every value shows "—".
+    public static func placeholderSnapshot(stepGoal: Int = AppSettings.defaults.stepGoal) -> FitnessWidgetSnapshot {
+        FitnessWidgetSnapshot(todaySteps: nil, stepGoal: stepGoal, todayCaloriesKcal: nil, latestHeartRate: nil)
+    }
+}
