@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "PhoneNodeTests", dependencies: ["PhoneNode", "PeerLink", "Shared"]),
         .testTarget(name: "WatchNodeTests", dependencies: ["WatchNode", "PeerLink", "Shared"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "PhoneNode", "WatchNode", "PeerLink", "Shared"]),
-        .testTarget(name: "SyncTests", dependencies: ["Simulator", "Shared"]),
+        .testTarget(name: "SyncTests", dependencies: ["Simulator", "Shared", "phone-node", "watch-node"]),
     ],
     swiftLanguageModes: [.v6]
 )

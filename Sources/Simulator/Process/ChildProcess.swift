@@ -155,3 +155,6 @@ public func executableDirectory() -> String {
     let path = buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
 }
+
+/// Reads a scenario (or any small text) file; nil when it cannot be read.
+public func readScenarioFile(_ path: String) -> String? { readTextFile(path) }
