@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "phone-node", targets: ["phone-node"]),
         .executable(name: "watch-node", targets: ["watch-node"]),
         .executable(name: "sync-sim", targets: ["sync-sim"]),
+        .executable(name: "sync-bench", targets: ["sync-bench"]),
     ],
     targets: [
         // MARK: - System libraries
@@ -34,6 +35,7 @@ let package = Package(
         .executableTarget(name: "phone-node", dependencies: ["PhoneNode", "PeerLink", "Shared"]),
         .executableTarget(name: "watch-node", dependencies: ["WatchNode", "PeerLink", "Shared"]),
         .executableTarget(name: "sync-sim", dependencies: ["Simulator", "Shared"]),
+        .executableTarget(name: "sync-bench", dependencies: ["Simulator", "PhoneNode", "WatchNode", "PeerLink", "Shared", "CSQLite"]),
 
         // MARK: - Tests
         .testTarget(name: "SharedTests", dependencies: ["Shared"]),
