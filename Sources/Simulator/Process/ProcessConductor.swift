@@ -58,7 +58,7 @@ public final class ProcessConductor {
         result.passed = result.error == nil && result.checks.allSatisfy(\.passed)
         stop(keep: options.keepState || !result.passed)
         if options.keepState || !result.passed, !workDir.isEmpty {
-            result.checks.append(CheckOutcome(location: nil, description: "node state kept in \(workDir)", passed: true, detail: ""))
+            result.notes.append("node state and logs kept in \(workDir)")
         }
         return result
     }

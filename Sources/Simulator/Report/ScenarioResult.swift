@@ -22,6 +22,8 @@ public struct ScenarioResult: Sendable {
     public var wallMs: Int64
     public var phoneDigest: String?
     public var watchDigest: String?
+    /// Remarks that are not checks (where state was kept…).
+    public var notes: [String] = []
 
     /// A result that failed before it ran (unreadable or invalid file).
     public static func failedBeforeRunning(file: String, mode: String, error: String) -> ScenarioResult {
@@ -41,6 +43,7 @@ public struct ScenarioResult: Sendable {
             lines.append("  \(c.passed ? "ok  " : "FAIL") \(loc)\(c.description)\(c.detail.isEmpty ? "" : " — \(c.detail)")")
         }
         if let e = error { lines.append("  error: \(e)") }
+        for n in notes { lines.append("  note: \(n)") }
         return lines.joined(separator: "\n")
     }
 
