@@ -39,6 +39,10 @@ public final class NodeEngine<App: NodeApp> {
     public var wallOffsetMs: Int64 = 0
     /// The latest monotonic reading given to the engine.
     public private(set) var monoNow: EpochMs
+    /// Frames sent and received on each open connection (handshake included), and the
+    /// connection opened last: the conductor compares these with its proxy's counts.
+    public private(set) var connectionFrames: [ConnectionID: (sent: Int, received: Int)] = [:]
+    public private(set) var latestConnection: ConnectionID?
     /// Bytes received and sent over all connections.
     public private(set) var bytesIn = 0
     public private(set) var bytesOut = 0
@@ -92,6 +96,8 @@ public final class NodeEngine<App: NodeApp> {
     public func connectionOpened(_ id: ConnectionID, isInitiator: Bool, nonce: [UInt8], now: EpochMs) {
         setNow(now)
         decoders[id] = FrameDecoder()
+        connectionFrames[id] = (0, 0)
+        latestConnection = id
         ctx.session.onConnectionOpened(id, isInitiator: isInitiator, nonce: nonce, now: now)
         finish()
     }
@@ -105,6 +111,7 @@ public final class NodeEngine<App: NodeApp> {
         while true {
             do {
                 guard let frame = try d.next() else { break }
+                connectionFrames[id]?.received += 1
                 ctx.session.onFrame(id, frame, now: now)
                 pump()
             } catch {
@@ -120,6 +127,7 @@ public final class NodeEngine<App: NodeApp> {
     /// The connection closed (peer, error, or our own `.close`).
     public func connectionClosed(_ id: ConnectionID, now: EpochMs) {
         setNow(now)
+        connectionFrames[id] = nil
         if var d = decoders.removeValue(forKey: id) {
             do { try d.finish() } catch { ctx.log(.warning, "connection \(id): \(error)") }
         }
@@ -193,6 +201,7 @@ public final class NodeEngine<App: NodeApp> {
             for action in actions {
                 switch action {
                 case .send(let id, let frame):
+                    connectionFrames[id]?.sent += 1
                     heldSends.append(.send(id, FrameEncoder.encode(frame)))
                 case .close(let id, let reason):
                     heldSends.append(.close(id, reason: reason))

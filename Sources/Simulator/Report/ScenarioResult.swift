@@ -24,6 +24,8 @@ public struct ScenarioResult: Sendable {
     public var watchDigest: String?
     /// Remarks that are not checks (where state was kept…).
     public var notes: [String] = []
+    /// The message timeline: which frames crossed, when, which were dropped or retried.
+    public var timeline: [String] = []
 
     /// A result that failed before it ran (unreadable or invalid file).
     public static func failedBeforeRunning(file: String, mode: String, error: String) -> ScenarioResult {
@@ -60,6 +62,8 @@ public struct ScenarioResult: Sendable {
         if let e = error { v["error"] = .string(e) }
         if let p = phoneDigest { v["phoneDigest"] = .string(p) }
         if let w = watchDigest { v["watchDigest"] = .string(w) }
+        v["timeline"] = .array(timeline.map { .string($0) })
+        v["notes"] = .array(notes.map { .string($0) })
         return .dictionary(v)
     }
 
