@@ -32,6 +32,8 @@ public final class ProcessDriver: ScenarioDriver {
     var phoneAddress = ""
     var scenario: Scenario?
     var nowMs: EpochMs = 0
+    /// The last quiet state, valid until something is done to a node or the link.
+    var lastQuiet: QuietState?
 
     public init(options: ConductorOptions) { self.options = options }
 
@@ -115,11 +117,13 @@ public final class ProcessDriver: ScenarioDriver {
     public func isRunning(_ role: DeviceRole) -> Bool { nodes[role] != nil }
 
     public func kill(_ role: DeviceRole) throws {
+        lastQuiet = nil
         guard let n = nodes.removeValue(forKey: role) else { return }
         n.process.kill9()
     }
 
     public func restart(_ role: DeviceRole) throws {
+        lastQuiet = nil
         guard nodes[role] == nil else { return }
         try launch(role)
     }
@@ -153,21 +157,43 @@ public final class ProcessDriver: ScenarioDriver {
     // MARK: - Commands and time
 
     public func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError> {
+        if !Self.isReadOnly(command) { lastQuiet = nil }
         guard let n = nodes[role] else { return .failure(NodeCallError(message: "the \(role) is not running")) }
         return try n.call(command)
     }
 
-    func status(_ role: DeviceRole) throws -> [String: PlistValue]? {
-        guard let n = nodes[role] else { return nil }
-        guard case .dictionary(let s) = try n.require("status") else { throw NodeCallError(message: "bad status answer") }
-        return s
+    /// Sends `command` to every running node at once, then collects the answers.
+    func callAll(_ command: String) throws -> [DeviceRole: PlistValue] {
+        var tags: [(DeviceRole, NodeHandle, Int)] = []
+        for role in DeviceRole.allCases { if let n = nodes[role] { tags.append((role, n, try n.send(command))) } }
+        var out: [DeviceRole: PlistValue] = [:]
+        for (role, n, tag) in tags {
+            switch try n.answer(to: tag, command) {
+            case .success(let v): out[role] = v
+            case .failure(let e): throw NodeCallError(message: "\(role) `\(command)`: \(e.message)")
+            }
+        }
+        return out
+    }
+
+    /// Commands that only read: they leave the nodes quiet.
+    static func isReadOnly(_ command: String) -> Bool {
+        command == "digest" || command == "status" || command.hasPrefix("query ")
     }
 
     public func settle() throws -> QuietState {
+        if let q = lastQuiet { return q }
+        let q = try settleNow()
+        lastQuiet = q
+        return q
+    }
+
+    func settleNow() throws -> QuietState {
         let deadline = ChildProcess.monotonicMs() + options.settleTimeoutMs
         var spins = 0
         while true {
-            let sp = try status(.phone), sw = try status(.watch)
+            let all = try callAll("status")
+            let sp = all[.phone]?.dictionaryValue, sw = all[.watch]?.dictionaryValue
             let px = proxy?.status() ?? ProxyStatus()
             if Self.isQuiet(sp, sw, px) {
                 let outstanding = [sp, sw].compactMap { $0 }.contains { ($0["outstandingUserInfo"]?.intValue ?? 0) > 0 || $0["syncInFlight"]?.boolValue == true }
@@ -203,20 +229,24 @@ public final class ProcessDriver: ScenarioDriver {
 
     public func advanceClocks(to t: EpochMs) throws {
         guard t > nowMs else { return }
+        lastQuiet = nil
         nowMs = t
         proxy?.setNow(t)
-        for n in nodes.values { _ = try n.require("clock set \(t)") }
+        _ = try callAll("clock set \(t)")
     }
 
     public func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws {
+        lastQuiet = nil
         _ = try nodes[role]?.require("clock offset \(offsetMs)")
     }
 
     public func setFaults(_ faults: LinkFaults) throws {
+        lastQuiet = nil
         proxy?.faults = faults
     }
 
     public func resetConnection() throws {
+        lastQuiet = nil
         proxy?.resetConnection()
     }
 

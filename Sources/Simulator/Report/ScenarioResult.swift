@@ -32,6 +32,9 @@ public struct ScenarioResult: Sendable {
         ScenarioResult(name: file, file: file, mode: mode, passed: false, checks: [], error: error, stepsRun: 0, virtualMs: 0, wallMs: 0)
     }
 
+    /// Failed checks listed in the text report; the rest are counted (all are in the JSON).
+    static let maxFailuresShown = 20
+
     /// The report block of this scenario (text).
     public func text() -> String {
         var lines: [String] = []
@@ -40,10 +43,17 @@ public struct ScenarioResult: Sendable {
         if let p = phoneDigest, let w = watchDigest {
             lines.append("  digests: phone \(p.prefix(16))…  watch \(w.prefix(16))…  \(p == w ? "equal" : "DIFFERENT")")
         }
+        var failuresShown = 0
+        var failuresHidden = 0
         for c in checks {
+            if !c.passed {
+                failuresShown += 1
+                if failuresShown > Self.maxFailuresShown { failuresHidden += 1; continue }
+            }
             let loc = c.location.map { "\($0): " } ?? ""
             lines.append("  \(c.passed ? "ok  " : "FAIL") \(loc)\(c.description)\(c.detail.isEmpty ? "" : " — \(c.detail)")")
         }
+        if failuresHidden > 0 { lines.append("  … and \(failuresHidden) more failures (see --json)") }
         if let e = error { lines.append("  error: \(e)") }
         for n in notes { lines.append("  note: \(n)") }
         return lines.joined(separator: "\n")

@@ -42,6 +42,8 @@ public struct ScenarioParser {
         var seed: UInt64 = 1
         var steps: [ScenarioStep] = []
         var last: EpochMs?
+        /// What `+DURATION` counts from: the previous step, or the end of an `every` block.
+        var relativeBase: EpochMs?
         var calendar = LocalCalendar(identifier: timeZone)!
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (index, rawLine) in lines.enumerated() {
@@ -84,7 +86,7 @@ public struct ScenarioParser {
             }
             guard let startMs = start else { throw ScenarioError(location: loc, message: "a step before the header's 'start' line") }
             let previous = last ?? startMs
-            let at = try time(words[0], previous: previous, start: startMs, calendar: calendar, loc: loc)
+            let at = try time(words[0], previous: words[0].hasPrefix("+") ? (relativeBase ?? previous) : previous, start: startMs, calendar: calendar, loc: loc)
             guard at >= previous else {
                 throw ScenarioError(location: loc, message: "step time \(words[0]) is before the previous step; steps must be in time order")
             }
@@ -105,9 +107,11 @@ public struct ScenarioParser {
                     t += period
                 }
                 last = at
+                relativeBase = at + length
             } else {
                 steps.append(try step(rest, at: at, loc: SourceLocation(file: file, line: lineNo, column: actionColumn)))
                 last = at
+                relativeBase = at
             }
         }
         guard let startMs = start else {
