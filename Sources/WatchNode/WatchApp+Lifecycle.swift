@@ -9,7 +9,8 @@ import Shared
 /// the foreground, while a workout is prepared, running or paused, or while an extended
 /// runtime session runs; otherwise background or wrist-down suspends it. Raising the wrist
 /// brings back a dimmed (wrist-down) app; it does not bring back an app the user left.
-/// At launch the app is in the foreground; an extended runtime session does not survive a
+/// The presence is stored (local key `presence`) so a restarted app comes back where it was
+/// (a first launch is in the foreground); an extended runtime session does not survive a
 /// restart (watchOS invalidates it when the app is terminated).
 extension WatchApp {
     // MARK: - Commands
@@ -27,6 +28,7 @@ extension WatchApp {
         }
         let wasForeground = lifecycle.presence == .foreground
         applyLifecycle(lifecycle.onPresenceChanged(target, at: ctx.now), &ctx)
+        if ctx.local[Self.presenceKey]?.stringValue != target.rawValue { ctx.setLocal(Self.presenceKey, .string(target.rawValue)) }
         // Back in the foreground: reloads are free again, so a deferred value shows at once.
         if !wasForeground, target == .foreground { refreshComplication(&ctx) }
         return .ok(appValue(ctx), text: appText(ctx))

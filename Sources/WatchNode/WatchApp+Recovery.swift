@@ -17,11 +17,13 @@ extension WatchApp {
     static let complicationKey = "complication"
     /// Local key of the phone's last complication push (`PhoneStepsPush.plistValue()`).
     static let phonePushKey = "phonePush"
+    /// Local key of the app's presence (`WatchAppPresence` raw value).
+    static let presenceKey = "presence"
 
     // MARK: - Launch
 
-    /// Restores the picker, the complication feed and the phone's push; a malformed value is
-    /// logged and replaced by the default.
+    /// Restores the picker, the complication feed, the presence and the phone's push; a
+    /// malformed value is logged and replaced by the default.
     mutating func restoreLocalValues(_ ctx: inout NodeContext) {
         if let p = ctx.local[Self.pickerKey] {
             if let a = p["activity"]?.stringValue.flatMap(WorkoutActivityType.init(rawValue:)),
@@ -37,6 +39,13 @@ extension WatchApp {
                 complication = feed
             } else {
                 ctx.log(.warning, "stored complication feed is malformed; starting with a fresh one")
+            }
+        }
+        if let p = ctx.local[Self.presenceKey] {
+            if let presence = p.stringValue.flatMap(WatchAppPresence.init(rawValue:)) {
+                lifecycle = WatchAppState(presence: presence)
+            } else {
+                ctx.log(.warning, "stored presence is malformed; starting in the foreground")
             }
         }
         if let p = ctx.local[Self.phonePushKey] {

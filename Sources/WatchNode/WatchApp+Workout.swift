@@ -113,7 +113,8 @@ extension WatchApp {
 
     /// `energy KCAL [--over DURATION]`: active energy burned up to now. Without `--over` the
     /// sample starts where the last one ended (or at the collection start or the last
-    /// resume, whichever is latest), so consecutive reports tile the workout.
+    /// resume, whichever is latest), so consecutive reports tile the workout; while paused it
+    /// is an instant now, which the builder rejects (`workout is paused`).
     mutating func energyCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         let usage = "usage: energy KCAL [--over DURATION]"
         let w = c.words
@@ -122,7 +123,7 @@ extension WatchApp {
         if let over = c.option("over") {
             guard let ms = WatchCommandWords.durationMs(over) else { return .error("bad duration '\(over)' (e.g. 30s, 5m, 1h30m)") }
             fromMs = ctx.now - ms
-        } else if let b = manager.builder {
+        } else if let b = manager.builder, !b.isPaused {
             let lastEnergyEnd = b.samples.last { $0.kind == .activeEnergy }?.endMs
             let lastResume = b.events.last { $0.kind == .resume }?.atMs
             fromMs = min(ctx.now, [b.collectionStartMs, lastEnergyEnd, lastResume].compactMap { $0 }.max() ?? ctx.now)
