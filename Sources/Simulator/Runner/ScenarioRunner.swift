@@ -96,6 +96,17 @@ public final class ScenarioRunner {
             }
         case .expectConverged:
             return [try converge(step)]
+        case .expectRefusal(let role, let cmd):
+            guard driver.isRunning(role) else {
+                return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) is not running")]
+            }
+            _ = try driver.settle()
+            switch try driver.call(role, cmd.raw) {
+            case .success(let v):
+                return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "accepted: \(v.jsonString())")]
+            case .failure(let e):
+                return [CheckOutcome(location: step.location, description: step.text, passed: true, detail: "refused: \(e.message)")]
+            }
         case .link(let change):
             if change == .reset {
                 try driver.resetConnection()

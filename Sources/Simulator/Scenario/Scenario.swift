@@ -46,6 +46,8 @@ public enum ScenarioAction: Sendable {
     case expectConverged
     /// A queried value of one node compared with a literal.
     case expectValue(DeviceRole, path: [String], ExpectOperator, PlistValue)
+    /// A node command that must be refused (its error text is shown in the report).
+    case expectRefusal(DeviceRole, NodeCommand)
     /// A change to the link's faults.
     case link(LinkFaultChange)
     /// `kill -9` of a node (it stays down until `restart`).

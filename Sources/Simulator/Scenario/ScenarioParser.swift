@@ -196,9 +196,14 @@ public struct ScenarioParser {
             if words.count == 2 && words[1] == "converged" {
                 return ScenarioStep(atMs: at, action: .expectConverged, location: loc, text: "expect converged")
             }
+            if words.count >= 4, let role = DeviceRole(rawValue: words[1]), words[2] == "refuses" {
+                let cmdWords = Array(words.dropFirst(3))
+                let cmd = NodeCommand(words: cmdWords, raw: cmdWords.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " "))
+                return ScenarioStep(atMs: at, action: .expectRefusal(role, cmd), location: loc, text: words.joined(separator: " "))
+            }
             guard words.count >= 5, let role = DeviceRole(rawValue: words[1]),
                   let op = ExpectOperator(rawValue: words[words.count - 2]) else {
-                throw ScenarioError(location: loc, message: "expected 'expect converged' or 'expect phone|watch PATH… OP VALUE' (OP one of == != < <= > >=)")
+                throw ScenarioError(location: loc, message: "expected 'expect converged', 'expect phone|watch refuses COMMAND…' or 'expect phone|watch PATH… OP VALUE' (OP one of == != < <= > >=)")
             }
             let path = Array(words[2..<(words.count - 2)])
             let literal = words[words.count - 1]
