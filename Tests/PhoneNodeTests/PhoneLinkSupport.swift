@@ -8,7 +8,7 @@ import Testing
 /// replicated state and sends user info.
 ///
 /// Commands: `sample KIND VALUE START_MS END_MS`, `rename GOAL_ID TITLE`, `delete GOAL_ID`,
-/// `workout ID STATE START_MS`, `userinfo JSON`.
+/// `setting FIELD JSON`, `workout ID STATE START_MS`, `userinfo JSON`.
 struct StubWatchApp: NodeApp {
     var written = 0
 
@@ -27,6 +27,10 @@ struct StubWatchApp: NodeApp {
         case "delete":
             guard w.count == 2 else { return .error("usage") }
             ctx.delete(RecordKey(CountdownGoal.collection, w[1]))
+            return .ok()
+        case "setting":
+            guard w.count == 3, let v = try? PlistValue.parseJSON(w[2]) else { return .error("usage") }
+            ctx.set(RecordKey(AppSettings.collection, AppSettings.recordID), [w[1]: v])
             return .ok()
         case "workout":
             guard w.count == 4, let s = WorkoutSessionState(rawValue: w[2]), let start = Int64(w[3]) else { return .error("usage") }
