@@ -14,6 +14,7 @@ public protocol PhoneFileSink: Sendable {
 
 /// Why an export file could not be written.
 public struct PhoneFileSinkError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The reason, for people.
     public var description: String
     /// An error with its reason.
     public init(_ description: String) { self.description = description }
@@ -31,6 +32,7 @@ public final class MemoryFileSink: PhoneFileSink, @unchecked Sendable {
     /// An empty folder named `folder`.
     public init(folder: String = "exports") { self.folder = folder }
 
+    /// Keeps `bytes` as `name`; the path is `<folder>/<name>`.
     public func write(name: String, bytes: [UInt8]) -> Result<String, PhoneFileSinkError> {
         guard !name.isEmpty, !name.contains("/") else { return .failure(PhoneFileSinkError("bad file name '\(name)'")) }
         lock.locked { files[name] = bytes }

@@ -32,6 +32,7 @@ public struct PhoneApp: NodeApp {
 
     // MARK: - NodeApp
 
+    /// Loads the app's state, requests authorization on the first launch and catches up on due work.
     public mutating func onLaunch(_ ctx: inout NodeContext) {
         let (loaded, problems) = PhoneState.decode(ctx.local)
         state = loaded
@@ -46,6 +47,7 @@ public struct PhoneApp: NodeApp {
         save(&ctx)
     }
 
+    /// Runs a command (see docs/PHONE.md), then due work; saves what changed.
     public mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         let reply = handle(command, &ctx)
         runDue(&ctx)
@@ -53,6 +55,7 @@ public struct PhoneApp: NodeApp {
         return reply
     }
 
+    /// Takes the watch's live-workout payload (`["live": …]`).
     public mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
         if case .didReceiveUserInfo(let info, _) = event, let live = info[LiveWorkout.payloadKey] {
             _ = onLivePayload(live, &ctx)
@@ -60,6 +63,7 @@ public struct PhoneApp: NodeApp {
         }
     }
 
+    /// Reacts to the watch's writes: step data starts the observer, goals reload the widget, settings reschedule.
     public mutating func onReplicaMerged(_ ctx: inout NodeContext) {
         var steps = false, health = false, goals = false, settings = false
         for key in ctx.replica.changed.union(ctx.replica.removed) {
@@ -78,11 +82,13 @@ public struct PhoneApp: NodeApp {
         save(&ctx)
     }
 
+    /// Fires due timers: notifications, the observer, widget reloads, the date change.
     public mutating func onTick(_ ctx: inout NodeContext) {
         runDue(&ctx)
         save(&ctx)
     }
 
+    /// The earliest app timer: a notification, the observer, a widget reload, or the next local midnight.
     public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
         [
             state.notifications.pending.items.first?.fireMs, state.observer.dueMs, state.widgets.nextReloadMs,
@@ -90,6 +96,7 @@ public struct PhoneApp: NodeApp {
         ].compactMap { $0 }.min()
     }
 
+    /// The value at `path` (docs/PHONE.md lists them).
     public func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? {
         answer(path, ctx)
     }

@@ -64,13 +64,19 @@ public struct LiveWorkout: Sendable, Equatable {
     /// The key of the payload.
     public static let payloadKey = "live"
 
+    /// The session state on the watch.
     public var state: WorkoutSessionState
+    /// The activity type (running when the payload omits it).
     public var activity: WorkoutActivityType
+    /// The watch's workout id, if sent.
     public var workoutID: String?
+    /// When the workout began on the watch.
     public var startMs: EpochMs?
     /// Elapsed time excluding pauses.
     public var elapsedMs: Int64?
+    /// The latest heart rate, bpm.
     public var heartRateBpm: Double?
+    /// Active energy so far, kcal.
     public var energyKcal: Double?
     /// The watch's time of the metrics.
     public var atMs: EpochMs?
