@@ -35,17 +35,7 @@ extension PhoneApp {
         guard let result = CountdownCommands.run(words, countdownInput(ctx)) else { return .error("unknown command") }
         deletion = result.deletion
         guard result.isOK else { return .error(result.text) }
-        for write in result.writes {
-            let outcome: Result<HLCTimestamp, ReplicaState.WriteRefusal>
-            switch write {
-            case .setGoalFields(_, let fields), .setProfileFields(let fields): outcome = ctx.set(write.key, fields)
-            case .deleteGoal: outcome = ctx.delete(write.key)
-            }
-            if case .failure(let refusal) = outcome {
-                ctx.log(.warning, "countdown write refused: \(refusal)")
-                return .error("not stored: \(refusal)")
-            }
-        }
+        if let refusal = ctx.apply(result.writes) { return .error("not stored: \(refusal)") }
         if result.usedNewGoalID { state.ids.goal = next.counter }
         if result.changesRecords { onGoalsChanged(&ctx) }
         return .ok(result.value, text: result.text)

@@ -17,7 +17,12 @@ extension WatchApp {
         case "steps" where rest.first == "today": return .int(Int64(displayedSteps(todayTotals(ctx))))
         case "settings": return settingsQuery(rest, ctx)
         case "complication": return complicationQuery(rest, ctx)
-        case "goal", "goals": return goalQuery(rest)
+        case "goal", "goals", "profile":
+            if let v = goalQuery(rest) { return v }
+            let input = CountdownCommandInput(
+                goals: ctx.replica.all(CountdownGoal.self), profile: ctx.replica.record(UserProfile.self, id: UserProfile.recordID),
+                deletion: goalDeletion, nowMs: ctx.now, calendar: ctx.calendar, language: ctx.language, newGoalID: "")
+            return CountdownCommands.query(path, input)
         case "reachable": return .bool(ctx.session.isReachable)
         case "app": return rest.isEmpty ? appValue(ctx) : appValue(ctx)[rest.first!]
         case "runtime":

@@ -48,6 +48,8 @@ public struct WatchApp: NodeApp {
     public internal(set) var lastError: String?
     /// Refusals and failures so far.
     public internal(set) var errorCount = 0
+    /// A goal deletion waiting for its confirmation (UI state, not persisted).
+    var goalDeletion = CountdownDeletionFlow()
     /// How the last extended runtime session ended.
     public internal(set) var lastRuntimeEnd: WatchAppEvent?
 
@@ -92,6 +94,7 @@ public struct WatchApp: NodeApp {
         case "app": reply = appCommand(w, &ctx)
         case "runtime": reply = runtimeCommand(w, &ctx)
         case "show": reply = showCommand(w, ctx)
+        case "goal", "goals", "profile": reply = goalCommand(w, &ctx)
         default: reply = .error("unknown command '\(command.raw)' (see `show help`)")
         }
         if !reply.isOK { noteError(reply.text) }
