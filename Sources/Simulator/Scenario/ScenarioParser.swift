@@ -132,8 +132,16 @@ public struct ScenarioParser {
         return nil
     }
 
-    /// `HH:MM[:SS]` on the start day (or a later day when it wraps past midnight), or `+DURATION`.
+    /// `HH:MM[:SS]` on the previous step's day (or the next day when it wraps past midnight),
+    /// `YYYY-MM-DDTHH:MM[:SS]` (local), or `+DURATION`.
     func time(_ w: String, previous: EpochMs, start: EpochMs, calendar: LocalCalendar, loc: SourceLocation) throws(ScenarioError) -> EpochMs {
+        if w.count >= 16, w.dropFirst(10).first == "T", let day = CivilDate(iso: String(w.prefix(10))) {
+            let parts = w.dropFirst(11).split(separator: ":").map { Int($0) }
+            guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0 != nil }), parts[0]! < 24, parts[1]! < 60, (parts.count == 2 || parts[2]! < 60) else {
+                throw ScenarioError(location: loc, message: "expected a local date-time like 2026-06-10T07:00, found '\(w)'")
+            }
+            return calendar.instant(day, hour: parts[0]!, minute: parts[1]!, second: parts.count == 3 ? parts[2]! : 0)
+        }
         if w.hasPrefix("+") {
             guard let d = Self.duration(String(w.dropFirst())) else { throw ScenarioError(location: loc, message: "bad duration '\(w)' (e.g. +5s, +10m, +1h30m)") }
             return previous + d
