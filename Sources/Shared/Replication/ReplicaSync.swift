@@ -15,8 +15,10 @@
 /// - A delta addressed to an earlier incarnation of this store (made before the peer learnt
 ///   of the reset) is not applied: it may carry writes that lost to deletes this store no
 ///   longer knows about, and the peer resends everything it holds once it learns of the reset.
-/// - A first contact (nothing ever received from or confirmed by the peer) is not a reset:
-///   the delta in flight already holds everything.
+/// - A first contact (nothing ever received from the peer) is not a reset: nothing of the
+///   peer's is held here to resend. Only if our deltas were confirmed before the peer's
+///   first one arrived are our own changes resent, since the store that confirmed them
+///   may have been lost before it spoke (the node's deltas normally cross, so this is rare).
 ///
 /// Why a delete never comes back: a tombstone is collected here only when a delta from the
 /// peer says it applied it; the channel is FIFO and exactly-once, so every later delta from
@@ -172,12 +174,17 @@ public struct ReplicaSync: Sendable, Equatable {
         }
         var peerWasReset = false
         if d.storeWasReset && d.incarnation != persistent.peerIncarnation {
-            if persistent.peerIncarnation != 0 || persistent.ackedByPeer > 0 {
-                // The peer starts again from nothing: it needs everything, our own writes included.
+            if persistent.peerIncarnation != 0 {
+                // The peer starts again from nothing: it needs everything, its own writes included.
                 peerWasReset = true
                 persistent.peerWatermark = 0
                 persistent.ackedByPeer = 0
                 persistent.resendPeerWrites = true
+                if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
+            } else if persistent.ackedByPeer > 0 {
+                // First contact, but a store we never heard from confirmed our deltas: it may
+                // have been lost before it spoke. Resend our changes (we hold none of its).
+                persistent.ackedByPeer = 0
                 if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
             }
             persistent.peerIncarnation = d.incarnation
@@ -200,7 +207,9 @@ public struct ReplicaSync: Sendable, Equatable {
             persistent.peerWatermark = max(persistent.peerWatermark, d.upToSeq)
         }
         if d.ackIncarnation == persistent.incarnation, d.ackSeq > 0 {
-            collected += state.collectTombstones(upTo: min(d.ackSeq, persistent.ackedByPeer))
+            // The peer applied everything of ours up to ackSeq (even if the confirmation of
+            // the transfer that carried it has not reached us yet).
+            collected += state.collectTombstones(upTo: d.ackSeq)
         }
         return Received(recordsChanged: changed, tombstonesCollected: collected, peerWasReset: peerWasReset, ignored: nil)
     }
