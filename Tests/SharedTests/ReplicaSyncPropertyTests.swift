@@ -64,6 +64,9 @@ struct ReplicaSyncPropertyTests {
         let replay = "replay: ReplicaSyncPropertyTests.randomHistory(seed: \(seed), steps: 400, resets: false)"
         #expect(settled, "seed \(seed): the network did not settle; \(replay)")
         #expect(net.a.state.digest() == net.b.state.digest(), "seed \(seed): digests differ; \(replay)")
+        for side in [net.a.state, net.b.state] {
+            #expect(side.records.values.filter { $0.tombstone != nil }.count == side.tombstoneCount, "seed \(seed): tombstone count drifted")
+        }
         for key in deleted {
             #expect(net.a.state.fields(key) == nil && net.b.state.fields(key) == nil, "seed \(seed): deleted \(key) came back; \(replay)")
         }

@@ -25,6 +25,7 @@ extension ReplicaState {
             seq &+= 1
             let s = existing ?? makeSlot(r.key)
             slots[s].entry.markDeleted(Tombstone(stamp: t, seq: seq))
+            heldTombstones += 1
             touch(s)
             return true
         }
@@ -59,6 +60,7 @@ extension ReplicaState {
     /// Returns how many were collected.
     @discardableResult
     public mutating func collectTombstones(upTo seqAcknowledged: UInt64) -> Int {
+        guard heldTombstones > 0 else { return 0 }
         var n = 0
         for i in slots.indices where slots[i].isUsed {
             guard let t = slots[i].entry.tombstone, t.seq <= seqAcknowledged else { continue }

@@ -36,6 +36,8 @@ public struct ReplicaState: Sendable {
     var freeSlots: [Int] = []
     var dirtySlots: [Int] = []
     var removedKeys: Set<RecordKey> = []
+    /// Tombstones held (kept current so acknowledgements can skip the scan).
+    var heldTombstones = 0
     /// The meta rows as last persisted (see `ReplicaPersistence.persistChanges`).
     var persistedMeta: [UInt8] = []
 
@@ -95,7 +97,7 @@ public struct ReplicaState: Sendable {
     }
 
     /// Tombstones still held (for tests and figures).
-    public var tombstoneCount: Int { slots.reduce(0) { $0 + ($1.isUsed && $1.entry.tombstone != nil ? 1 : 0) } }
+    public var tombstoneCount: Int { heldTombstones }
 
     // MARK: - Local writes
 
@@ -149,6 +151,7 @@ public struct ReplicaState: Sendable {
         seq &+= 1
         let slot = slotIndex(of: key) ?? makeSlot(key)
         slots[slot].entry.markDeleted(Tombstone(stamp: stamp, seq: seq))
+        heldTombstones += 1
         touch(slot)
         return .success(stamp)
     }
@@ -179,6 +182,7 @@ public struct ReplicaState: Sendable {
     mutating func freeSlot(_ i: Int) {
         let key = slots[i].key
         indexRemove(key)
+        if slots[i].entry.tombstone != nil { heldTombstones -= 1 }
         slots[i].isUsed = false
         slots[i].entry = RecordEntry()
         freeSlots.append(i)
@@ -197,6 +201,8 @@ public struct ReplicaState: Sendable {
     /// Restores a record read from the store (no stamping, no change tracking).
     public mutating func load(_ key: RecordKey, _ entry: RecordEntry) {
         let slot = slotIndex(of: key) ?? makeSlot(key)
+        if slots[slot].entry.tombstone != nil { heldTombstones -= 1 }
+        if entry.tombstone != nil { heldTombstones += 1 }
         slots[slot].entry = entry
         seq = max(seq, entry.maxSeq)
         if let t = entry.tombstone { clock.raise(to: t.stamp) }

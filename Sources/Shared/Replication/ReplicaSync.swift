@@ -61,6 +61,15 @@ public struct ReplicaSync: Sendable, Equatable {
     public let peer: UInt16
     /// Largest encoded part; a user-info payload is limited to 65,536 bytes.
     public var maxPartBytes: Int
+    /// The last scan that found nothing to send. Not persisted; it spares a scan of every
+    /// record at every event of an idle node.
+    var quietScan: QuietScan?
+
+    struct QuietScan: Sendable, Equatable {
+        var seq: UInt64
+        var base: UInt64
+        var resend: Bool
+    }
 
     /// Leaves room for the user-info wrapper under `PayloadLimits.userInfoBytes`.
     public static let defaultMaxPartBytes = 60_000
@@ -79,8 +88,14 @@ public struct ReplicaSync: Sendable, Equatable {
     public mutating func makeDelta(from state: ReplicaState) -> [ReplicaDelta]? {
         guard persistent.inFlightUpTo == nil else { return nil }
         let base = persistent.ackedByPeer
+        let mustSend = persistent.announceReset || persistent.owesAck
+        let scan = QuietScan(seq: state.seq, base: base, resend: persistent.resendPeerWrites)
+        if !mustSend, quietScan == scan { return nil }
         let records = state.changes(after: base, excludingWriter: persistent.resendPeerWrites ? nil : peer)
-        guard !records.isEmpty || persistent.announceReset || persistent.owesAck else { return nil }
+        guard !records.isEmpty || mustSend else {
+            quietScan = scan
+            return nil
+        }
         let template = ReplicaDelta(
             origin: replica, incarnation: persistent.incarnation, baseSeq: base, upToSeq: state.seq,
             ackIncarnation: persistent.peerIncarnation, ackSeq: persistent.peerWatermark,
@@ -218,5 +233,6 @@ public struct ReplicaSync: Sendable, Equatable {
     public mutating func storeWasReset(newIncarnation: UInt64) {
         persistent = Persistent(incarnation: newIncarnation)
         persistent.announceReset = true
+        quietScan = nil
     }
 }
