@@ -21,7 +21,7 @@ extension MergeWorkload {
     func timeRawSQLite() throws -> UInt64 {
         var template = Array("/tmp/sync-bench-XXXXXX".utf8CString)
         guard let dirPointer = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw BenchFailure("mkdtemp failed")
+            throw MergeBenchFailure("mkdtemp failed")
         }
         let dir = String(cString: dirPointer)
         let path = dir + "/raw.sqlite"
@@ -44,7 +44,7 @@ extension MergeWorkload {
                 }
             }
             elapsed = monotonicNs() - t0
-            guard try db.scalarText("SELECT count(*) FROM kv") == String(keys) else { throw BenchFailure("raw SQLite lost rows") }
+            guard try db.scalarText("SELECT count(*) FROM kv") == String(keys) else { throw MergeBenchFailure("raw SQLite lost rows") }
         }
         return elapsed
     }

@@ -78,7 +78,7 @@ struct MergeWorkload {
         self.seed = seed
         keyNames = (0..<keys).map { "k\($0)" }
         recordKeys = keyNames.map { RecordKey(Self.collection, $0) }
-        var rng = BenchSplitMix64(seed: seed)
+        var rng = MergeBenchSplitMix64(seed: seed)
         keyIndex = (0..<sets).map { _ in Int32(truncatingIfNeeded: rng.next() % UInt64(keys)) }
     }
 
@@ -121,7 +121,7 @@ struct MergePair {
             bytes += n
             if !sent { return bytes }
         }
-        throw BenchFailure("sync did not go quiet")
+        throw MergeBenchFailure("sync did not go quiet")
     }
 
     /// One delta each way (when due). With `crossing`, both sides make their delta before
@@ -148,7 +148,7 @@ struct MergePair {
     }
 
     func check(_ when: String) throws {
-        guard a.digest() == b.digest() else { throw BenchFailure("digests differ \(when)") }
+        guard a.digest() == b.digest() else { throw MergeBenchFailure("digests differ \(when)") }
     }
 
     /// The bytes A would send to B after B announced a store reset.
@@ -158,10 +158,10 @@ struct MergePair {
         var announce = ReplicaDelta(origin: 2, incarnation: 0xB0B2, baseSeq: 0, upToSeq: 0, ackIncarnation: 0, ackSeq: 0, records: [])
         announce.storeWasReset = true
         let r = sync.receive(announce, into: &fakeB, wallMs: nowMs)
-        guard r.peerWasReset, let parts = sync.makeDelta(from: a) else { throw BenchFailure("no full-state delta after a reset") }
+        guard r.peerWasReset, let parts = sync.makeDelta(from: a) else { throw MergeBenchFailure("no full-state delta after a reset") }
         var restored = ReplicaState(replica: 2)
         for p in parts { restored.apply(try ReplicaDeltaCodec.decode(ReplicaDeltaCodec.encode(p)), wallMs: nowMs) }
-        guard restored.digest() == a.digest() else { throw BenchFailure("the full-state delta does not restore the state") }
+        guard restored.digest() == a.digest() else { throw MergeBenchFailure("the full-state delta does not restore the state") }
         return parts.reduce(0) { $0 + ReplicaDeltaCodec.encode($1).count }
     }
 
@@ -175,7 +175,7 @@ struct MergePair {
     mutating func resync(_ w: MergeWorkload, changedKeys: Int, conflicting: Bool) throws -> Int {
         a.tracksChanges = true
         b.tracksChanges = true
-        var rng = BenchSplitMix64(seed: w.seed ^ 0x5EED)
+        var rng = MergeBenchSplitMix64(seed: w.seed ^ 0x5EED)
         var order = Array(0..<w.keys)
         for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, Int(rng.next() % UInt64(i + 1))) }
         for j in 0..<changedKeys {
@@ -186,20 +186,20 @@ struct MergePair {
         let bytes = try exchangeOnce(crossing: true).bytes
         try check("after the resync")
         guard syncA.makeDelta(from: a) == nil, syncB.makeDelta(from: b) == nil else {
-            throw BenchFailure("more than one exchange each way was needed")
+            throw MergeBenchFailure("more than one exchange each way was needed")
         }
         return bytes
     }
 }
 
 /// A benchmark whose own check failed (the figures would be meaningless).
-struct BenchFailure: Error, CustomStringConvertible {
+struct MergeBenchFailure: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }
 }
 
 /// SplitMix64: the bench's seeded generator.
-struct BenchSplitMix64 {
+struct MergeBenchSplitMix64 {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

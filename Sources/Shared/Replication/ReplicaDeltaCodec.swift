@@ -211,7 +211,7 @@ public enum ReplicaDeltaCodec {
     }
 }
 
-extension Array {
+fileprivate extension Array {
     /// True when every element is ordered before or equal to the next by `less`.
     func isSorted(by less: (Element, Element) -> Bool) -> Bool {
         var i = 1
