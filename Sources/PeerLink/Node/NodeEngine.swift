@@ -244,6 +244,7 @@ public final class NodeEngine<App: NodeApp> {
             let r = sync.receive(delta, into: &ctx.replica, wallMs: ctx.now)
             ctx.sync = sync
             if r.peerWasReset { ctx.log(.info, "the peer's store was reset: resending everything it held") }
+            if let why = r.ignored { ctx.log(.info, "replica delta not applied: \(why)") }
             if r.recordsChanged > 0 || r.tombstonesCollected > 0 { app.onReplicaMerged(&ctx) }
         } catch {
             ctx.log(.error, "dropped a replica delta that does not decode: \(error)")
