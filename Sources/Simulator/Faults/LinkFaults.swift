@@ -50,7 +50,7 @@ public enum LinkDirection: String, Sendable, Equatable, CaseIterable {
 }
 
 /// What happens to one frame.
-public enum FrameFate: String, Sendable, Equatable {
+public enum ProxyFrameFate: String, Sendable, Equatable {
     case delivered, dropped, duplicated, reordered
 }
 
@@ -68,7 +68,7 @@ public struct FaultPlanner: Sendable {
 
     /// The delivery times of a frame of `bytes` sent at `nowMs`: empty when dropped, two when
     /// duplicated.
-    public mutating func plan(bytes: Int, direction: LinkDirection, nowMs: EpochMs) -> (fate: FrameFate, deliverAt: [EpochMs]) {
+    public mutating func plan(bytes: Int, direction: LinkDirection, nowMs: EpochMs) -> (fate: ProxyFrameFate, deliverAt: [EpochMs]) {
         if faults.down { return (.dropped, []) }
         if chance(faults.lossPercent) { return (.dropped, []) }
         var at = nowMs + faults.latencyMs
@@ -78,7 +78,7 @@ public struct FaultPlanner: Sendable {
             at = max(at, start + Int64(bytes) * 1000 / bw)
         }
         at = max(at, nowMs)
-        var fate = FrameFate.delivered
+        var fate = ProxyFrameFate.delivered
         if chance(faults.reorderPercent) {
             fate = .reordered
             at += reorderDelayMs
