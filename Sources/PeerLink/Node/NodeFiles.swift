@@ -1,0 +1,51 @@
+import Shared
+
+/// The engine's side of file transfers: it carries out the session's file operations on
+/// the node's `FileStorage` at once (before the event's commit, as the ordering contract
+/// asks) and turns chunk requests into `fileChunk` frames.
+extension NodeEngine {
+    /// Reads a chunk of a file being sent and queues its frame.
+    func sendFileChunk(_ id: ConnectionID, number: UInt64, path: String, offset: Int64, count: Int) {
+        do {
+            let header = FrameBodies.FileChunk.header(number: number, offset: offset)
+            let bytes = try files.read(path, offset: offset, count: count)
+            guard bytes.count == count else { throw FileStorageError("\(path) is shorter than when it was queued") }
+            var out = [UInt8]()
+            out.reserveCapacity(FrameHeader.size + header.count + count)
+            let n = UInt32(header.count + count)
+            out.append(contentsOf: [FrameHeader.magic.0, FrameHeader.magic.1, FrameHeader.version, FrameKind.fileChunk.rawValue,
+                                    UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)])
+            out.append(contentsOf: header)
+            out.append(contentsOf: bytes)
+            heldSends.append(.send(id, out))
+        } catch {
+            ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
+        }
+    }
+
+    /// Carries out one file operation of the session.
+    func performFileOperation(_ op: FileOperation) {
+        do {
+            switch op {
+            case .write(let path, let offset, let bytes): try files.write(path, offset: offset, bytes: bytes)
+            case .truncate(let path, let size): try files.truncate(path, sizeBytes: size)
+            case .sync(let path): try files.sync(path)
+            case .move(let from, let to): try files.move(from: from, to: to)
+            case .remove(let path): files.remove(path)
+            case .measure(let number, let path):
+                guard let size = files.size(path) else {
+                    ctx.session.onFileReadFailed(number: number, reason: "no file at \(path)", now: monoNow)
+                    return
+                }
+                ctx.session.onFileMeasured(number: number, sizeBytes: size, sha256: try files.sha256(path), now: monoNow)
+            case .verify(let number, let path, let sha):
+                let actual = try files.sha256(path)
+                ctx.session.onFileVerified(number: number, matches: actual == sha, now: monoNow)
+            }
+        } catch {
+            ctx.log(.error, "file operation failed: \(error)")
+            if case .measure(let number, _) = op { ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow) }
+            if case .verify(let number, _, _) = op { ctx.session.onFileVerified(number: number, matches: false, now: monoNow) }
+        }
+    }
+}
