@@ -144,3 +144,14 @@ struct SessionPair {
         collect()
     }
 }
+
+/// The error code of a failed result; nil on success.
+func failCode<T>(_ r: Result<T, WCError>) -> WCErrorCode? {
+    if case .failure(let e) = r { return e.code }
+    return nil
+}
+
+/// The codes of `messageDidFail` events, in order.
+func failCodes(_ events: [LinkEvent]) -> [WCErrorCode] {
+    events.compactMap { if case .messageDidFail(_, let e) = $0 { e.code } else { nil } }
+}

@@ -189,6 +189,15 @@ public final class NodeEngine<App: NodeApp> {
         return reply
     }
 
+    /// Runs `body` on the context as the app would (link API calls, writes) at `now`, then
+    /// commits and releases frames like any entry point. For tests and the simulator.
+    public func withContext<R>(now: EpochMs, _ body: (inout NodeContext) -> R) -> R {
+        setNow(now)
+        let r = body(&ctx)
+        finish()
+        return r
+    }
+
     // MARK: - Internals
 
     /// Handles session actions until none are left (deliveries may cause more).
