@@ -22,6 +22,8 @@ struct SessionPair {
     var connection: ConnectionID = 1
     /// Called for each received message (to reply from "the app").
     var phoneReplies: (IncomingMessage) -> MessagePayload? = { _ in nil }
+    /// Where the phone "app" moves received files in its callback (nil: it leaves them).
+    var phoneKeepsFilesIn: String?
 
     init(phoneSecret: [UInt8]? = Array(repeating: 7, count: 16), watchSecret: [UInt8]? = Array(repeating: 7, count: 16),
          configure: (inout LinkConfig) -> Void = { _ in }) {
@@ -64,6 +66,11 @@ struct SessionPair {
             if role == .phone { phoneEvents.append(e) } else { watchEvents.append(e) }
             if role == .phone, case .didReceiveMessage(let m) = e, m.replyExpected, let r = phoneReplies(m) {
                 _ = phone.replyToMessage(m.id, with: r)
+            }
+            if role == .phone, case .didReceiveFile(let f) = e, let dir = phoneKeepsFilesIn {
+                // The app's move runs inside its callback, before the inbox is cleaned (as the engine does).
+                _ = phone.moveReceivedFile(f, to: dir + "/" + f.name)
+                for a in phone.drainActions() { apply(a, from: .phone) }
             }
         case .log(_, let m): if role == .phone { phoneLogs.append(m) } else { watchLogs.append(m) }
         case .file(let op):
