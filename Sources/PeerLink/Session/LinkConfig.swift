@@ -13,7 +13,7 @@ public struct LinkConfig: Sendable, Equatable {
     /// A peer silent this long is declared gone: the connection is closed, unreachable.
     public var peerSilenceTimeoutMs: Int64 = 7_000
     /// Unacknowledged transfers (user info, context, file chunks) are sent again after this
-    /// long without progress.
+    /// long without progress (doubling after each retransmission without progress, up to 16×).
     public var retransmitAfterMs: Int64 = 1_500
     /// At most this many user-info transfers per stream are on the wire unacknowledged.
     public var maxUserInfoInFlight: Int = 8_192
@@ -28,7 +28,7 @@ public struct LinkConfig: Sendable, Equatable {
     /// File bytes sent beyond what the receiver acknowledged.
     public var fileWindowBytes: Int64 = 8 << 20
     /// The receiver syncs, commits and acknowledges a file's progress every this many bytes.
-    public var fileAckIntervalBytes: Int64 = 2 << 20
+    public var fileAckIntervalBytes: Int64 = 1 << 20
     /// A file whose SHA-256 mismatches this many times fails with `deliveryFailed`.
     public var maxFileVerifyFailures: Int = 3
     /// `transferCurrentComplicationUserInfo` budget per local calendar day.

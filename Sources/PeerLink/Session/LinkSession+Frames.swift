@@ -86,7 +86,7 @@ extension LinkSession {
             onConnectionClosed(a.id, now: now)
             return
         }
-        if a.awaitsAck(self), now - a.lastProgressMs >= config.retransmitAfterMs {
+        if a.awaitsAck(self), now >= a.retransmitDueMs(config) {
             retransmit(now: now)
         }
         if let a2 = active, now - a2.lastSentMs >= config.heartbeatIntervalMs {
@@ -97,8 +97,10 @@ extension LinkSession {
     /// Sends again what is unacknowledged (after a time without progress).
     mutating func retransmit(now: EpochMs) {
         guard var a = active else { return }
+        let count = a.retransmitsWithoutProgress + 1
         a.sentThrough = [0, 0]
         a.lastProgressMs = now
+        a.retransmitsWithoutProgress = count
         a.contextSentVersion = 0
         if var f = a.file {
             if !f.awaitingResume { f.sendOffset = f.ackedOffset }
@@ -122,7 +124,7 @@ extension LinkSession {
         if let a = active {
             consider(a.lastHeardMs + config.peerSilenceTimeoutMs)
             consider(a.lastSentMs + config.heartbeatIntervalMs)
-            if a.awaitsAck(self) { consider(a.lastProgressMs + config.retransmitAfterMs) }
+            if a.awaitsAck(self) { consider(a.retransmitDueMs(config)) }
         }
         if let c = nextConnectAtMs { consider(c) }
         return d

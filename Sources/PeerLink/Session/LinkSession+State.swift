@@ -27,7 +27,11 @@ struct ActiveConnection: Sendable, Equatable {
     /// The highest outbox seq sent on this connection, per user-info stream.
     var sentThrough: [UInt64] = [0, 0]
     /// When the peer last acknowledged new progress (or when sending began).
-    var lastProgressMs: EpochMs
+    var lastProgressMs: EpochMs {
+        didSet { if lastProgressMs != oldValue { retransmitsWithoutProgress = 0 } }
+    }
+    /// Retransmissions since the last progress: each doubles the wait for the next.
+    var retransmitsWithoutProgress = 0
     /// Frames sent and received on this connection since it came up (after the handshake).
     var framesSent = 0
     var framesReceived = 0
@@ -46,6 +50,11 @@ struct ActiveConnection: Sendable, Equatable {
         lastHeardMs = now
         lastSentMs = now
         lastProgressMs = now
+    }
+
+    /// When a retransmission is due (the wait doubles without progress, up to 16×).
+    func retransmitDueMs(_ config: LinkConfig) -> EpochMs {
+        lastProgressMs + config.retransmitAfterMs << min(4, retransmitsWithoutProgress)
     }
 
     /// Something sent on this connection awaits an acknowledgement (user info, context, file).
