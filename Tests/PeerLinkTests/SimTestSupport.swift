@@ -17,8 +17,33 @@ struct RecorderApp: NodeApp {
             for i in 0..<n { _ = ctx.transferUserInfo(["n": .int(Int64(start + i))]) }
             ctx.setLocal("sent", .int(Int64(start + n)))
             return .ok(.int(Int64(start + n)))
+        case "msg":
+            return .ok(.int(Int64(ctx.sendMessage(["q": .string(command.words.dropFirst().first ?? "")]))))
+        case "ctx":
+            guard command.words.count == 3 else { return .error("usage: ctx KEY VALUE") }
+            if case .failure(let e) = ctx.updateApplicationContext([command.words[1]: .string(command.words[2])]) { return .error("\(e)") }
+            return .ok()
+        case "file":
+            guard command.words.count == 2 else { return .error("usage: file PATH") }
+            switch ctx.transferFile(command.words[1], metadata: ["name": .string(command.words[1])]) {
+            case .success(let t): return .ok(.string(t.id))
+            case .failure(let e): return .error("\(e)")
+            }
         default:
             return .error("unknown command")
+        }
+    }
+
+    func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? {
+        switch path.first {
+        case "received": return .int(ctx.local["received.count"]?.intValue ?? 0)
+        case "replies": return .int(Int64(events.filter { if case .didReceiveMessageReply = $0 { true } else { false } }.count))
+        case "failures": return .int(Int64(events.filter { if case .messageDidFail = $0 { true } else { false } }.count))
+        case "filesSent": return .int(Int64(events.filter { if case .didFinishFileTransfer(_, nil) = $0 { true } else { false } }.count))
+        case "filesReceived": return .int(Int64(events.filter { if case .didReceiveFile = $0 { true } else { false } }.count))
+        case "context": return .dictionary(ctx.receivedApplicationContext)
+        case "outstanding": return .int(Int64(ctx.outstandingUserInfoTransfers.count + ctx.outstandingFileTransfers.count))
+        default: return nil
         }
     }
 

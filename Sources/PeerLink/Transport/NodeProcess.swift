@@ -21,6 +21,15 @@ public struct NodeProcessOptions: Sendable {
     public var seed: UInt64?
     /// fsync every commit (power-loss durability) instead of WAL's NORMAL.
     public var synchronousFull = false
+    /// Where control commands are read (default stdin); nil for a node without one.
+    public var controlInput: Int32? = 0
+    /// Where answers and announcements are written (default stdout).
+    public var controlOutput: Int32 = 1
+    /// Log lines also go to stderr (they always go to `node.log`).
+    public var logToStandardError = true
+
+    /// The node's file root (what `transferFile` reads, where `inbox/` is).
+    public var filesDirectory: String { stateDirectory + "/files" }
 
     public init(role: DeviceRole, stateDirectory: String) {
         self.role = role
@@ -54,12 +63,14 @@ public final class NodeProcess<App: NodeApp> {
     var listener: Int32 = -1
     var connecting: (fd: Int32, id: ConnectionID)?
     var stdinBuffer: [UInt8] = []
-    var stdinOpen = true
+    var stdinOpen: Bool
     var stdout: [UInt8] = []
+    var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
 
     /// Opens the store (quarantining a corrupt one), loads the node and binds its listener.
     public init(options: NodeProcessOptions, makeApp: () -> App) throws {
         self.options = options
+        stdinOpen = options.controlInput != nil
         signal(SIGPIPE, SIG_IGN)
         try makeDirectories(options.stateDirectory)
         logFD = open(options.stateDirectory + "/node.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
@@ -72,13 +83,14 @@ public final class NodeProcess<App: NodeApp> {
         if options.virtualStartMs != nil { config.reconnectInitialMs = 100 }
         let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
         var (store, opening) = try NodeStoreFile.open(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull)
+        let files = try DirectoryFileStorage(root: options.filesDirectory)
         do {
             engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
-                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening)
+                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
         } catch let e as StoreCorruption {
             (store, opening) = try NodeStoreFile.quarantineAndCreate(path: store.db.path, reason: e.reason, wallMs: now, synchronousFull: options.synchronousFull)
             engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
-                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening)
+                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
         }
         if config.pairingSecret == nil {
             log(.warning, "not paired: run `phone-node pair` and `watch-node --pair CODE`; every peer will be refused")
@@ -118,7 +130,7 @@ public final class NodeProcess<App: NodeApp> {
             handleOutputs()
             flushStdout()
             pollOnce()
-            if !stdinOpen && exitOnStdinEOF { running = false }
+            if options.controlInput != nil, !stdinOpen, exitOnStdinEOF { running = false }
         }
         handleOutputs()
         flushStdout()
@@ -146,7 +158,7 @@ public final class NodeProcess<App: NodeApp> {
     func pollOnce() {
         var fds: [pollfd] = []
         var slots: [PollSlot] = []
-        if stdinOpen { fds.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)); slots.append(.stdin) }
+        if stdinOpen, let fd = options.controlInput { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)); slots.append(.stdin) }
         if listener >= 0 { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)); slots.append(.listener) }
         if let c = connecting { fds.append(pollfd(fd: c.fd, events: Int16(POLLOUT), revents: 0)); slots.append(.connecting) }
         for (id, c) in connections {
@@ -207,14 +219,13 @@ public final class NodeProcess<App: NodeApp> {
 
     func readFrom(_ id: ConnectionID) {
         guard let c = connections[id] else { return }
-        var buf = [UInt8](repeating: 0, count: 256 * 1024)
         for _ in 0..<64 {
-            let n = read(c.fd, &buf, buf.count)
+            let n = readBuffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
             if n > 0 {
-                engine.received(id, buf[0..<n], now: now)
+                engine.received(id, readBuffer[0..<n], now: now)
                 handleOutputs()
                 if connections[id] == nil { return }
-                if n < buf.count { return }
+                if n < readBuffer.count { return }
             } else if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                 drop(id, reason: n == 0 ? "closed by peer" : POSIXError("read").description)
                 return
