@@ -30,13 +30,14 @@ struct TCPShellTests {
     static func log(_ dir: String) -> String { readTextFile(dir + "/node.log") ?? "" }
 
     /// A raw client socket to the phone; returns what it read until the phone closed it.
-    static func rawExchange(port: UInt16, send bytes: [UInt8]) throws -> (closed: Bool, received: [UInt8]) {
+    static func rawExchange(port: UInt16, send bytes: [UInt8], thenHangUp: Bool = false) throws -> (closed: Bool, received: [UInt8]) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         try SocketAddress(host: "127.0.0.1", port: port).withSockAddr { sa, len in
             guard connect(fd, sa, len) == 0 else { throw POSIXError("connect") }
         }
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if thenHangUp { shutdown(fd, Int32(SHUT_WR)) }
         var got: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -91,7 +92,7 @@ struct TCPShellTests {
             #expect(r.closed, "the phone kept a \(reason) connection open")
         }
         // A truncated frame: the client sends half a header and hangs up.
-        _ = try? Self.rawExchange(port: port, send: [0x50, 0x4C, 1])
+        #expect(try Self.rawExchange(port: port, send: [0x50, 0x4C, 1], thenHangUp: true).closed)
         #expect(try watch.call("send 100").ok)
         _ = try phone.waitFor("query received") { $0 == .int(200) }
         _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
