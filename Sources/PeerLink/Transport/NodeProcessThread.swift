@@ -87,13 +87,14 @@ public final class NodeProcessThread: @unchecked Sendable {
     }
 
     /// Calls `query PATH` until `done` holds for its value, at most `attempts` times.
-    public func waitFor(_ query: String, attempts: Int = 20_000, _ done: (PlistValue) -> Bool) throws -> PlistValue {
+    public func waitFor(_ query: String, attempts: Int = 20_000, pauseMicroseconds: UInt32 = 200,
+                        _ done: (PlistValue) -> Bool) throws -> PlistValue {
         var last: PlistValue = .string("no answer")
         for _ in 0..<attempts {
             let (ok, v) = try call(query)
             last = v
             if ok && done(v) { return v }
-            usleep(200)
+            usleep(pauseMicroseconds)
         }
         throw Failure(description: "'\(query)' never met its condition; last answer \(last.jsonString())")
     }
