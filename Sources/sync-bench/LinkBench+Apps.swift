@@ -56,7 +56,7 @@ struct LinkBenchApp: NodeApp {
         switch path.first {
         case "rttDone": .int(Int64(rttDone))
         case "received": .int(Int64(received))
-        case "outstanding": .int(Int64(ctx.outstandingUserInfoTransfers.count))
+        case "outstanding": .int(Int64(ctx.session.outstandingUserInfoCount))
         case "filesSent": .int(Int64(filesSent))
         default: nil
         }

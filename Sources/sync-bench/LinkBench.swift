@@ -16,6 +16,9 @@ import Shared
 /// - `userinfo_per_s`: 100,000 `transferUserInfo`, durable on both sides, from the call to
 ///   the last acknowledgement.
 let linkSuite = BenchSuite(name: "link") { quick in
+    // PEERLINK_BENCH_ONLY=rtt|userinfo|file runs one part (for profiling); figures of the others are 0.
+    let only = ProcessInfo.processInfo.environment["PEERLINK_BENCH_ONLY"]
+    func runs(_ part: String) -> Bool { only == nil || only == part }
     let rttRounds = quick ? 300 : 10_000
     let fileBytes = quick ? 16 << 20 : 256_000_000
     let userInfos = quick ? 5_000 : 100_000
@@ -38,23 +41,30 @@ let linkSuite = BenchSuite(name: "link") { quick in
     _ = try watch.waitFor("query link reachable", pauseMicroseconds: 1_000) { $0 == .bool(true) }
 
     // Message round trips.
+    var messageRtt = 0.0, rawRtt = 1.0, userInfoSeconds = 1e9, fileMBps = 0.0, rawMBps = 1.0
+    var t0 = monotonicNs()
+    if runs("rtt") {
     _ = try watch.call("rtt 200")
     _ = try watch.waitFor("query rttDone", pauseMicroseconds: 2_000) { $0 == .int(200) }
-    var t0 = monotonicNs()
+    t0 = monotonicNs()
     _ = try watch.call("rtt \(rttRounds)")
     _ = try watch.waitFor("query rttDone", attempts: 1_000_000, pauseMicroseconds: 2_000) { $0 == .int(Int64(rttRounds)) }
-    let messageRtt = Double(monotonicNs() - t0) / 1000 / Double(rttRounds)
-    let rawRtt = try RawTCPBaseline.rttMicroseconds(rounds: rttRounds)
+    messageRtt = Double(monotonicNs() - t0) / 1000 / Double(rttRounds)
+    rawRtt = try RawTCPBaseline.rttMicroseconds(rounds: rttRounds)
+    }
 
     // User info.
+    if runs("userinfo") {
     t0 = monotonicNs()
     _ = try watch.call("ui \(userInfos)")
     _ = try watch.waitFor("query outstanding", attempts: 1_000_000, pauseMicroseconds: 2_000) { $0 == .int(0) }
-    let userInfoSeconds = Double(monotonicNs() - t0) / 1e9
+    userInfoSeconds = Double(monotonicNs() - t0) / 1e9
     let received = try phone.call("query received").value.intValue ?? 0
     guard received == userInfos else { throw BenchFailure(description: "the phone received \(received) of \(userInfos) user infos") }
+    }
 
     // Files.
+    if runs("file") {
     let filesDir = base + "/watch/files"
     try makeDirectories(filesDir)
     let fd = open(filesDir + "/big.bin", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -71,8 +81,9 @@ let linkSuite = BenchSuite(name: "link") { quick in
     t0 = monotonicNs()
     _ = try watch.call("file big.bin")
     _ = try watch.waitFor("query filesSent", attempts: 1_000_000, pauseMicroseconds: 2_000) { $0 == .int(1) }
-    let fileMBps = Double(fileBytes) / 1e6 / (Double(monotonicNs() - t0) / 1e9)
-    let rawMBps = try RawTCPBaseline.streamMBps(bytes: fileBytes)
+    fileMBps = Double(fileBytes) / 1e6 / (Double(monotonicNs() - t0) / 1e9)
+    rawMBps = try RawTCPBaseline.streamMBps(bytes: fileBytes)
+    }
 
     return [
         "message_rtt_us": .double((messageRtt * 10).rounded() / 10),

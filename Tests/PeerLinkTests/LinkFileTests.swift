@@ -100,7 +100,7 @@ struct LinkFileTests {
     }
 
     @Test func dropResumesFromTheLastAcknowledgedOffset() throws {
-        var p = SessionPair { $0.fileAckIntervalBytes = 256 * 1024; $0.fileWindowBytes = 1 << 20 }
+        var p = SessionPair { $0.fileSyncIntervalBytes = 256 * 1024; $0.fileWindowBytes = 1 << 20 }
         p.connect()
         p.run()
         let data = Self.content(2_000_000)
@@ -119,7 +119,7 @@ struct LinkFileTests {
     }
 
     @Test func receiverCrashResumesFromItsCommittedOffset() throws {
-        var p = SessionPair { $0.fileAckIntervalBytes = 256 * 1024 }
+        var p = SessionPair { $0.fileSyncIntervalBytes = 256 * 1024 }
         p.connect()
         p.run()
         try p.watchFiles.write("big.bin", offset: 0, bytes: Self.content(1_500_000))
@@ -140,7 +140,7 @@ struct LinkFileTests {
     }
 
     @Test func cancelMidTransferDeletesThePartialFileAndNothingIsDelivered() throws {
-        var p = SessionPair { $0.fileAckIntervalBytes = 256 * 1024; $0.fileWindowBytes = 512 * 1024 }
+        var p = SessionPair { $0.fileSyncIntervalBytes = 256 * 1024; $0.fileWindowBytes = 512 * 1024 }
         p.connect()
         p.run()
         try p.watchFiles.write("big.bin", offset: 0, bytes: Self.content(3_000_000))

@@ -34,6 +34,8 @@ public final class NodeEngine<App: NodeApp> {
     var heldSends: [NodeOutput] = []
     /// The node's files: what `transferFile` reads, where received files land.
     public let files: any FileStorage
+    /// Running SHA-256 of files being received, by path (see `NodeFiles.swift`).
+    var fileHashes: [String: IncrementalHash] = [:]
     /// Set when a commit failed: the node must stop.
     public private(set) var failed: String?
     /// The node's wall clock minus its monotonic clock: what clock faults (bump, drift,
@@ -105,7 +107,8 @@ public final class NodeEngine<App: NodeApp> {
     public func received(_ id: ConnectionID, _ bytes: ArraySlice<UInt8>, now: EpochMs) {
         setNow(now)
         bytesIn += bytes.count
-        guard var d = decoders[id] else { return }
+        // Taken out of the table while it works, so its buffer is not copied on write.
+        guard var d = decoders.removeValue(forKey: id) else { return }
         d.feed(bytes)
         while true {
             do {

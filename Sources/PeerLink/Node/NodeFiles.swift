@@ -27,11 +27,28 @@ extension NodeEngine {
     func performFileOperation(_ op: FileOperation) {
         do {
             switch op {
-            case .write(let path, let offset, let bytes): try files.write(path, offset: offset, bytes: bytes)
-            case .truncate(let path, let size): try files.truncate(path, sizeBytes: size)
+            case .write(let path, let offset, let bytes):
+                try files.write(path, offset: offset, bytes: bytes)
+                if let h = fileHashes[path], h.byteCount == offset {
+                    h.update(bytes)
+                } else if offset == 0 {
+                    let h = IncrementalHash()
+                    h.update(bytes)
+                    fileHashes[path] = h
+                } else {
+                    fileHashes[path] = nil
+                }
+            case .truncate(let path, let size):
+                try files.truncate(path, sizeBytes: size)
+                if size == 0 { fileHashes[path] = IncrementalHash() } else if fileHashes[path]?.byteCount != size { fileHashes[path] = nil }
             case .sync(let path): try files.sync(path)
-            case .move(let from, let to): try files.move(from: from, to: to)
-            case .remove(let path): files.remove(path)
+            case .move(let from, let to):
+                fileHashes[from] = nil
+                fileHashes[to] = nil
+                try files.move(from: from, to: to)
+            case .remove(let path):
+                fileHashes[path] = nil
+                files.remove(path)
             case .measure(let number, let path):
                 guard let size = files.size(path) else {
                     ctx.session.onFileReadFailed(number: number, reason: "no file at \(path)", now: monoNow)
@@ -39,7 +56,9 @@ extension NodeEngine {
                 }
                 ctx.session.onFileMeasured(number: number, sizeBytes: size, sha256: try files.sha256(path), now: monoNow)
             case .verify(let number, let path, let sha):
-                let actual = try files.sha256(path)
+                // The running hash when it covers the whole file; else the file is read again.
+                let running = fileHashes.removeValue(forKey: path)
+                let actual = try running.flatMap { $0.byteCount == files.size(path) ? $0.finish() : nil } ?? files.sha256(path)
                 ctx.session.onFileVerified(number: number, matches: actual == sha, now: monoNow)
             }
         } catch {
@@ -48,4 +67,18 @@ extension NodeEngine {
             if case .verify(let number, _, _) = op { ctx.session.onFileVerified(number: number, matches: false, now: monoNow) }
         }
     }
+}
+
+/// SHA-256 of a file as it is written in order (so a received file is checked without
+/// reading it again).
+final class IncrementalHash {
+    private var hasher: SHA256? = SHA256()
+    private(set) var byteCount: Int64 = 0
+
+    func update(_ bytes: [UInt8]) {
+        hasher!.update(bytes)
+        byteCount += Int64(bytes.count)
+    }
+
+    func finish() -> [UInt8] { hasher.take()!.finish() }
 }

@@ -26,8 +26,12 @@ public struct LinkConfig: Sendable, Equatable {
     /// File content per `fileChunk` frame (at most `FrameBodies.maxFileChunkBytes`).
     public var fileChunkBytes: Int = FrameBodies.maxFileChunkBytes
     /// File bytes sent beyond what the receiver acknowledged.
-    public var fileWindowBytes: Int64 = 8 << 20
-    /// The receiver syncs, commits and acknowledges a file's progress every this many bytes.
+    public var fileWindowBytes: Int64 = 32 << 20
+    /// The receiver syncs and commits a file's content (the point a resume starts from)
+    /// every this many bytes.
+    public var fileSyncIntervalBytes: Int64 = 8 << 20
+    /// The receiver reports progress (its committed offset) every this many bytes received,
+    /// so a slow link is not mistaken for a lost one.
     public var fileAckIntervalBytes: Int64 = 1 << 20
     /// A file whose SHA-256 mismatches this many times fails with `deliveryFailed`.
     public var maxFileVerifyFailures: Int = 3

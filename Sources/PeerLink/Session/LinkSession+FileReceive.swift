@@ -24,6 +24,7 @@ extension LinkSession {
             // A resume: drop whatever was written past the committed offset.
             actions.append(.file(.truncate(path: partPath(cur.number), sizeBytes: cur.committedBytes)))
             incomingWrittenBytes = cur.committedBytes
+            progressReportedAt = incomingWrittenBytes
         } else {
             dropIncomingFile()
             let f = IncomingFile(number: offer.number, name: offer.name, sizeBytes: offer.sizeBytes, sha256: offer.sha256,
@@ -32,6 +33,7 @@ extension LinkSession {
             persist { LinkPersistence.incomingWrite(f, into: &$0) }
             actions.append(.file(.truncate(path: partPath(f.number), sizeBytes: 0)))
             incomingWrittenBytes = 0
+            progressReportedAt = incomingWrittenBytes
         }
         resumeRequestedAt = -1
         let cur = persistent.incomingFile!
@@ -58,7 +60,14 @@ extension LinkSession {
         incomingWrittenBytes += count
         stats.fileBytesReceived += count
         let complete = incomingWrittenBytes == cur.sizeBytes
-        guard complete || incomingWrittenBytes - cur.committedBytes >= config.fileAckIntervalBytes else { return }
+        guard complete || incomingWrittenBytes - cur.committedBytes >= config.fileSyncIntervalBytes else {
+            if incomingWrittenBytes - progressReportedAt >= config.fileAckIntervalBytes {
+                progressReportedAt = incomingWrittenBytes
+                send(a.id, Frame(.fileAck, FrameBodies.FileAck.progress(number: n, offset: cur.committedBytes).encode()))
+            }
+            return
+        }
+        progressReportedAt = incomingWrittenBytes
         actions.append(.file(.sync(path: path)))
         cur.committedBytes = incomingWrittenBytes
         persistent.incomingFile = cur
@@ -102,6 +111,7 @@ extension LinkSession {
         cur.committedBytes = 0
         persistent.incomingFile = cur
         incomingWrittenBytes = 0
+        progressReportedAt = incomingWrittenBytes
         resumeRequestedAt = -1
         actions.append(.file(.truncate(path: part, sizeBytes: 0)))
         persist { LinkPersistence.incomingWrite(cur, into: &$0) }
@@ -120,11 +130,13 @@ extension LinkSession {
         persistent.incomingFile = nil
         persist { LinkPersistence.incomingWrite(nil, into: &$0) }
         incomingWrittenBytes = 0
+        progressReportedAt = incomingWrittenBytes
     }
 
     /// The link went down: bytes written but not committed will be written again.
     mutating func resetIncomingFileProgress() {
         incomingWrittenBytes = persistent.incomingFile?.committedBytes ?? 0
+        progressReportedAt = incomingWrittenBytes
         resumeRequestedAt = -1
     }
 }

@@ -46,6 +46,8 @@ public struct LinkSession: Sendable {
     var incomingWrittenBytes: Int64 = 0
     /// The gap offset a `fileResume` was last sent for (one request per gap).
     var resumeRequestedAt: Int64 = -1
+    /// The written offset progress was last reported at.
+    var progressReportedAt: Int64 = 0
 
     var actions: [LinkAction] = []
     /// An acknowledgement is owed for delivered user info (sent by `endOfInput`).

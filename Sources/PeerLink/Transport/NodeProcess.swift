@@ -274,12 +274,15 @@ public final class NodeProcess<App: NodeApp> {
 
     /// Carries out what the engine asked for.
     func handleOutputs() {
+        var written: [ConnectionID] = []
+        defer { for id in written { flush(id) } }
         for o in engine.drainOutput() {
             switch o {
             case .send(let id, let bytes):
                 guard connections[id] != nil else { continue }
                 connections[id]!.out.append(contentsOf: bytes)
-                flush(id)
+                if written.last != id && !written.contains(id) { written.append(id) }
+                if connections[id]!.out.count - connections[id]!.outStart >= 1 << 20 { flush(id) }
             case .close(let id, let reason):
                 guard connections[id] != nil else { continue }
                 connections[id]!.closeAfterFlush = true
