@@ -157,3 +157,21 @@ extension LinkLivenessTests {
         #expect(p.userInfos(.watch) == [["n": 1], ["n": 2]])
     }
 }
+
+extension LinkLivenessTests {
+    @Test func streamingForLongerThanTheSilenceTimeoutKeepsTheLinkUp() {
+        var p = SessionPair()
+        p.connect()
+        p.run()
+        // The watch streams user info for 20 s; the phone only acknowledges.
+        for i in 0..<200 {
+            _ = p.watch.transferUserInfo(["i": .int(Int64(i))], now: p.now)
+            p.collect()
+            p.run()
+            p.advance(100)
+            p.run()
+        }
+        #expect(p.watch.isConnected && p.phone.isConnected)
+        #expect(p.closed.isEmpty)
+    }
+}

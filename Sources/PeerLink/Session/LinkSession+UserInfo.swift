@@ -101,9 +101,9 @@ extension LinkSession {
                 stats.framesSent += 1
                 a.framesSent += 1
                 a.sentThrough[stream.rawValue] = item.seq
+                a.lastSentMs = a.nowMs
                 i += 1
             }
-            a.lastSentMs = a.nowMs
             active = a
         }
     }
