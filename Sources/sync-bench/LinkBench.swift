@@ -22,7 +22,8 @@ let linkSuite = BenchSuite(name: "link") { quick in
     let rttRounds = quick ? 300 : 10_000
     let fileBytes = quick ? 16 << 20 : 256_000_000
     let userInfos = quick ? 5_000 : 100_000
-    let base = NSTemporaryDirectory() + "peerlink-bench-\(getpid())"
+    // PEERLINK_BENCH_DIR puts the nodes' state elsewhere (e.g. /dev/shm, to see the cost of the disk).
+    let base = (ProcessInfo.processInfo.environment["PEERLINK_BENCH_DIR"] ?? NSTemporaryDirectory()) + "/peerlink-bench-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: base) }
     let secret = secureRandomBytes(PairingFile.secretBytes)
     func start(_ role: DeviceRole, port: UInt16?) throws -> NodeProcessThread {

@@ -8,15 +8,14 @@ extension NodeEngine {
     func sendFileChunk(_ id: ConnectionID, number: UInt64, path: String, offset: Int64, count: Int) {
         do {
             let header = FrameBodies.FileChunk.header(number: number, offset: offset)
-            let bytes = try files.read(path, offset: offset, count: count)
-            guard bytes.count == count else { throw FileStorageError("\(path) is shorter than when it was queued") }
             var out = [UInt8]()
             out.reserveCapacity(FrameHeader.size + header.count + count)
             let n = UInt32(header.count + count)
             out.append(contentsOf: [FrameHeader.magic.0, FrameHeader.magic.1, FrameHeader.version, FrameKind.fileChunk.rawValue,
                                     UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)])
             out.append(contentsOf: header)
-            out.append(contentsOf: bytes)
+            try files.read(path, offset: offset, count: count, appendingTo: &out)
+            guard out.count == FrameHeader.size + header.count + count else { throw FileStorageError("\(path) is shorter than when it was queued") }
             heldSends.append(.send(id, out))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
@@ -75,7 +74,7 @@ final class IncrementalHash {
     private var hasher: SHA256? = SHA256()
     private(set) var byteCount: Int64 = 0
 
-    func update(_ bytes: [UInt8]) {
+    func update(_ bytes: ArraySlice<UInt8>) {
         hasher!.update(bytes)
         byteCount += Int64(bytes.count)
     }

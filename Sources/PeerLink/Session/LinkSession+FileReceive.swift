@@ -56,7 +56,7 @@ extension LinkSession {
         }
         guard count > 0 else { return }
         let path = partPath(n)
-        actions.append(.file(.write(path: path, offset: offset, bytes: Array(frame.body[start...]))))
+        actions.append(.file(.write(path: path, offset: offset, bytes: frame.body[start...])))
         incomingWrittenBytes += count
         stats.fileBytesReceived += count
         let complete = incomingWrittenBytes == cur.sizeBytes

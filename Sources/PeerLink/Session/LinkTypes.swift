@@ -119,7 +119,7 @@ public enum LinkEvent: Sendable, Equatable {
 /// node's file root).
 public enum FileOperation: Sendable, Equatable {
     /// Write `bytes` at `offset`, creating the file when needed.
-    case write(path: String, offset: Int64, bytes: [UInt8])
+    case write(path: String, offset: Int64, bytes: ArraySlice<UInt8>)
     /// Cut (or create) the file to `sizeBytes`.
     case truncate(path: String, sizeBytes: Int64)
     /// Make the file's content durable (fsync) before the next commit.

@@ -68,11 +68,32 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         return out
     }
 
-    public func write(_ path: String, offset: Int64, bytes: [UInt8]) throws {
+    public func read(_ path: String, offset: Int64, count: Int, appendingTo out: inout [UInt8]) throws {
+        let fd = try descriptor(path, writable: false)
+        let start = out.count
+        out.reserveCapacity(start + count)
+        var done = 0
+        var failed = false
+        // Grow the array, then read into the new part.
+        out.append(contentsOf: repeatElement(0, count: count))
+        out.withUnsafeMutableBytes { buf in
+            while done < count {
+                let n = pread(fd, buf.baseAddress! + start + done, count - done, off_t(offset) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failed = true; return }
+                if n == 0 { return }
+                done += n
+            }
+        }
+        if failed { out.removeLast(count); throw FileStorageError("read \(path): \(POSIXError("pread").description)") }
+        if done < count { out.removeLast(count - done) }
+    }
+
+    public func write(_ path: String, offset: Int64, bytes: ArraySlice<UInt8>) throws {
         let fd = try descriptor(path, writable: true)
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw FileStorageError("write \(path): \(POSIXError("pwrite").description)") }
             done += n

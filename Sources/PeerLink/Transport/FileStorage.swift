@@ -18,7 +18,9 @@ public protocol FileStorage: AnyObject, Sendable {
     /// Up to `count` bytes at `offset`.
     func read(_ path: String, offset: Int64, count: Int) throws -> [UInt8]
     /// Writes `bytes` at `offset`, creating the file (and its directory) when needed.
-    func write(_ path: String, offset: Int64, bytes: [UInt8]) throws
+    func write(_ path: String, offset: Int64, bytes: ArraySlice<UInt8>) throws
+    /// Reads `count` bytes at `offset` and appends them to `out` (fewer at the end of the file).
+    func read(_ path: String, offset: Int64, count: Int, appendingTo out: inout [UInt8]) throws
     /// Cuts (or creates) the file to `sizeBytes`.
     func truncate(_ path: String, sizeBytes: Int64) throws
     /// Makes the file's content durable.
@@ -32,6 +34,9 @@ public protocol FileStorage: AnyObject, Sendable {
 }
 
 extension FileStorage {
+    /// Writes a whole array at `offset`.
+    public func write(_ path: String, offset: Int64, bytes: [UInt8]) throws { try write(path, offset: offset, bytes: bytes[...]) }
+
     /// True when a file exists at `path`.
     public func exists(_ path: String) -> Bool { size(path) != nil }
 
@@ -64,7 +69,11 @@ public final class MemoryFileStorage: FileStorage, @unchecked Sendable {
         return Array(f[start..<min(f.count, start + count)])
     }
 
-    public func write(_ path: String, offset: Int64, bytes: [UInt8]) throws {
+    public func read(_ path: String, offset: Int64, count: Int, appendingTo out: inout [UInt8]) throws {
+        out.append(contentsOf: try read(path, offset: offset, count: count))
+    }
+
+    public func write(_ path: String, offset: Int64, bytes: ArraySlice<UInt8>) throws {
         var f = files[path] ?? []
         let end = Int(offset) + bytes.count
         if f.count < end { f.append(contentsOf: [UInt8](repeating: 0, count: end - f.count)) }

@@ -67,11 +67,17 @@ public final class NodeProcess<App: NodeApp> {
     var stdout: [UInt8] = []
     var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
 
+    /// Frames at least this large are written straight from their buffer when nothing is queued.
+    static var directWriteBytes: Int { 64 * 1024 }
+
     /// Opens the store (quarantining a corrupt one), loads the node and binds its listener.
     public init(options: NodeProcessOptions, makeApp: () -> App) throws {
         self.options = options
         stdinOpen = options.controlInput != nil
         signal(SIGPIPE, SIG_IGN)
+        // File transfers allocate buffers of 256 KiB and more for every chunk; above glibc's
+        // default threshold each would be a fresh mmap (page faults, zeroing). Keep them on the heap.
+        keepLargeAllocationsOnTheHeap()
         try makeDirectories(options.stateDirectory)
         logFD = open(options.stateDirectory + "/node.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         virtualNow = options.virtualStartMs
@@ -235,19 +241,18 @@ public final class NodeProcess<App: NodeApp> {
         }
     }
 
+    /// Writes what is queued for the connection until the socket is full. The connection is
+    /// taken out of the table while it is worked on, so its buffer is never copied.
     func flush(_ id: ConnectionID) {
-        guard var c = connections[id] else { return }
+        guard var c = connections.removeValue(forKey: id) else { return }
         while c.outStart < c.out.count {
-            let n = c.out[c.outStart...].withUnsafeBytes { write(c.fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                c.outStart += n
-            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                break
-            } else {
+            guard let n = Self.writeSome(c.fd, c.out[c.outStart...]) else {
                 connections[id] = c
                 drop(id, reason: POSIXError("write").description)
                 return
             }
+            if n == 0 { break }
+            c.outStart += n
         }
         if c.outStart == c.out.count {
             c.out.removeAll(keepingCapacity: true)
@@ -262,6 +267,14 @@ public final class NodeProcess<App: NodeApp> {
             c.outStart = 0
         }
         connections[id] = c
+    }
+
+    /// One `write`: the bytes written, 0 when the socket is full, nil on an error.
+    static func writeSome(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Int? {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n > 0 { return n }
+        if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return 0 }
+        return nil
     }
 
     func drop(_ id: ConnectionID, reason: String) {
@@ -279,10 +292,16 @@ public final class NodeProcess<App: NodeApp> {
         for o in engine.drainOutput() {
             switch o {
             case .send(let id, let bytes):
-                guard connections[id] != nil else { continue }
-                connections[id]!.out.append(contentsOf: bytes)
+                guard var c = connections.removeValue(forKey: id) else { continue }
+                var from = 0
+                if c.outStart == c.out.count && bytes.count >= Self.directWriteBytes {
+                    // Nothing is queued: a large frame goes to the socket from its own buffer.
+                    while from < bytes.count, let n = Self.writeSome(c.fd, bytes[from...]), n > 0 { from += n }
+                }
+                if from < bytes.count { c.out.append(contentsOf: bytes[from...]) }
+                connections[id] = c
                 if written.last != id && !written.contains(id) { written.append(id) }
-                if connections[id]!.out.count - connections[id]!.outStart >= 1 << 20 { flush(id) }
+                if c.out.count - c.outStart >= 1 << 20 { flush(id) }
             case .close(let id, let reason):
                 guard connections[id] != nil else { continue }
                 connections[id]!.closeAfterFlush = true
@@ -305,4 +324,13 @@ enum PollSlot { case stdin, listener, connecting, connection(ConnectionID) }
 public struct NodeProcessError: Error, CustomStringConvertible {
     public var description: String
     public init(_ d: String) { description = d }
+}
+
+/// Raises glibc's mmap threshold (`mallopt(M_MMAP_THRESHOLD, 64 MiB)`, looked up at run time
+/// because the Glibc module does not export `malloc.h`). Harmless where it is missing.
+func keepLargeAllocationsOnTheHeap() {
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    let mmapThresholdOption: Int32 = -3  // M_MMAP_THRESHOLD
+    guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "mallopt") else { return }
+    _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThresholdOption, 64 << 20)
 }
