@@ -60,6 +60,8 @@ struct SessionPair {
             var body = FrameBodies.FileChunk.header(number: n, offset: offset)
             body += (try? files.read(path, offset: offset, count: count)) ?? []
             wire.append((role.peer, Frame(.fileChunk, body)))
+        case .sendFileEnd(_, let n, let path, _):
+            wire.append((role.peer, Frame(.fileEnd, FrameBodies.FileEnd.encode(number: n, sha256: (try? files.sha256(path)) ?? []))))
         case .close(_, let r): closed.append((role, r))
         case .persist(let b): try! (role == .phone ? phoneStore : watchStore).commit(b)
         case .deliver(let e):
@@ -82,7 +84,7 @@ struct SessionPair {
             case .remove(let p): files.remove(p)
             case .measure(let n, let p):
                 if let size = files.size(p) {
-                    if role == .phone { phone.onFileMeasured(number: n, sizeBytes: size, sha256: try! files.sha256(p), now: now) } else { watch.onFileMeasured(number: n, sizeBytes: size, sha256: try! files.sha256(p), now: now) }
+                    if role == .phone { phone.onFileMeasured(number: n, sizeBytes: size, now: now) } else { watch.onFileMeasured(number: n, sizeBytes: size, now: now) }
                 } else if role == .phone { phone.onFileReadFailed(number: n, reason: "missing", now: now) } else { watch.onFileReadFailed(number: n, reason: "missing", now: now) }
             case .verify(let n, let p, let sha):
                 let ok = (try? files.sha256(p)) == sha

@@ -222,6 +222,8 @@ public final class NodeEngine<App: NodeApp> {
                     deliver(event)
                 case .sendFileChunk(let id, let number, let path, let offset, let count):
                     sendFileChunk(id, number: number, path: path, offset: offset, count: count)
+                case .sendFileEnd(let id, let number, let path, let size):
+                    sendFileEnd(id, number: number, path: path, sizeBytes: size)
                 case .file(let op):
                     performFileOperation(op)
                 }

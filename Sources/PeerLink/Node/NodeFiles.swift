@@ -16,7 +16,37 @@ extension NodeEngine {
             out.append(contentsOf: header)
             try files.read(path, offset: offset, count: count, appendingTo: &out)
             guard out.count == FrameHeader.size + header.count + count else { throw FileStorageError("\(path) is shorter than when it was queued") }
+            // The sender's running hash: chunks go out in order (a resend is already hashed).
+            let key = Self.sendHashKey(number)
+            let h = fileHashes[key] ?? IncrementalHash()
+            if h.byteCount < offset { try hashFile(path, into: h, upTo: offset) }
+            if h.byteCount == offset { h.update(out[(FrameHeader.size + header.count)...]) }
+            fileHashes[key] = h
             heldSends.append(.send(id, out))
+        } catch {
+            ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
+        }
+    }
+
+    static func sendHashKey(_ number: UInt64) -> String { "\u{0}send/\(number)" }
+
+    /// Appends the file's bytes from what `h` covered up to `end` to the hash.
+    func hashFile(_ path: String, into h: IncrementalHash, upTo end: Int64) throws {
+        while h.byteCount < end {
+            let n = Int(min(1 << 20, end - h.byteCount))
+            let bytes = try files.read(path, offset: h.byteCount, count: n)
+            guard bytes.count == n else { throw FileStorageError("\(path) is shorter than when it was queued") }
+            h.update(bytes[...])
+        }
+    }
+
+    /// Sends `fileEnd`: the SHA-256 of the whole file, from the running hash.
+    func sendFileEnd(_ id: ConnectionID, number: UInt64, path: String, sizeBytes: Int64) {
+        do {
+            let h = fileHashes.removeValue(forKey: Self.sendHashKey(number)) ?? IncrementalHash()
+            try hashFile(path, into: h, upTo: sizeBytes)
+            guard h.byteCount == sizeBytes, files.size(path) == sizeBytes else { throw FileStorageError("\(path) changed while it was sent") }
+            heldSends.append(.send(id, FrameEncoder.encode(Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: h.finish())))))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
         }
@@ -53,7 +83,7 @@ extension NodeEngine {
                     ctx.session.onFileReadFailed(number: number, reason: "no file at \(path)", now: monoNow)
                     return
                 }
-                ctx.session.onFileMeasured(number: number, sizeBytes: size, sha256: try files.sha256(path), now: monoNow)
+                ctx.session.onFileMeasured(number: number, sizeBytes: size, now: monoNow)
             case .verify(let number, let path, let sha):
                 // The running hash when it covers the whole file; else the file is read again.
                 let running = fileHashes.removeValue(forKey: path)

@@ -26,7 +26,6 @@ public struct OutgoingFile: Sendable, Equatable {
     public var path: String
     public var name: String
     public var sizeBytes: Int64
-    public var sha256: [UInt8]
     public var metadata: PlistValue?
     public var createdMs: EpochMs
 }
@@ -36,6 +35,7 @@ public struct IncomingFile: Sendable, Equatable {
     public var number: UInt64
     public var name: String
     public var sizeBytes: Int64
+    /// The sender's SHA-256 (from `fileEnd`; empty until it came).
     public var sha256: [UInt8]
     public var metadata: PlistValue?
     /// Bytes written, synced and committed (what a resume starts from).

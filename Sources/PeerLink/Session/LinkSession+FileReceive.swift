@@ -20,14 +20,14 @@ extension LinkSession {
             send(a.id, Frame(.fileAck, FrameBodies.FileAck.delivered(number: offer.number).encode()))
             return
         }
-        if let cur = persistent.incomingFile, cur.number == offer.number, cur.sizeBytes == offer.sizeBytes, cur.sha256 == offer.sha256 {
+        if let cur = persistent.incomingFile, cur.number == offer.number, cur.sizeBytes == offer.sizeBytes, cur.name == offer.name {
             // A resume: drop whatever was written past the committed offset.
             actions.append(.file(.truncate(path: partPath(cur.number), sizeBytes: cur.committedBytes)))
             incomingWrittenBytes = cur.committedBytes
             progressReportedAt = incomingWrittenBytes
         } else {
             dropIncomingFile()
-            let f = IncomingFile(number: offer.number, name: offer.name, sizeBytes: offer.sizeBytes, sha256: offer.sha256,
+            let f = IncomingFile(number: offer.number, name: offer.name, sizeBytes: offer.sizeBytes, sha256: [],
                                  metadata: offer.metadata, committedBytes: 0, verifyFailures: 0)
             persistent.incomingFile = f
             persist { LinkPersistence.incomingWrite(f, into: &$0) }
@@ -38,7 +38,18 @@ extension LinkSession {
         resumeRequestedAt = -1
         let cur = persistent.incomingFile!
         send(a.id, Frame(.fileResume, FrameBodies.encodeVarints(cur.number, UInt64(cur.committedBytes))))
-        if cur.committedBytes == cur.sizeBytes { actions.append(.file(.verify(number: cur.number, path: partPath(cur.number), sha256: cur.sha256))) }
+    }
+
+    /// The sender's SHA-256 of the whole file: check the file once all of it is committed.
+    mutating func onFileEnd(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
+        let (n, sha) = try FrameBodies.FileEnd.decode(frame.body)
+        guard var cur = persistent.incomingFile, cur.number == n else { return }
+        if cur.sha256 != sha {
+            cur.sha256 = sha
+            persistent.incomingFile = cur
+            persist { LinkPersistence.incomingWrite(cur, into: &$0) }
+        }
+        if cur.committedBytes == cur.sizeBytes { actions.append(.file(.verify(number: n, path: partPath(n), sha256: sha))) }
     }
 
     mutating func onFileChunk(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
@@ -73,7 +84,7 @@ extension LinkSession {
         persistent.incomingFile = cur
         persist { LinkPersistence.incomingWrite(cur, into: &$0) }
         if complete {
-            actions.append(.file(.verify(number: n, path: path, sha256: cur.sha256)))
+            if !cur.sha256.isEmpty { actions.append(.file(.verify(number: n, path: path, sha256: cur.sha256))) }
         } else {
             send(a.id, Frame(.fileAck, FrameBodies.FileAck.progress(number: n, offset: cur.committedBytes).encode()))
         }

@@ -28,7 +28,7 @@ extension LinkSession {
         guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."), !name.isEmpty, name != "." else {
             return .failure(WCError(.invalidParameter, "'\(path)' is not a file path inside the node's file root"))
         }
-        let f = OutgoingFile(number: persistent.nextFileNumber, path: path, name: name, sizeBytes: -1, sha256: [],
+        let f = OutgoingFile(number: persistent.nextFileNumber, path: path, name: name, sizeBytes: -1,
                              metadata: metadata, createdMs: now)
         persistent.nextFileNumber += 1
         metaDirty = true
@@ -37,13 +37,12 @@ extension LinkSession {
         return .success(fileTransfer(f))
     }
 
-    /// The shell measured file `number` (its size and SHA-256): it is committed to the
-    /// queue and offered when its turn comes.
-    public mutating func onFileMeasured(number: UInt64, sizeBytes: Int64, sha256: [UInt8], now: EpochMs) {
+    /// The shell measured file `number`: it is committed to the queue and offered when its
+    /// turn comes. (Its SHA-256 is computed while it is sent, and sent at the end.)
+    public mutating func onFileMeasured(number: UInt64, sizeBytes: Int64, now: EpochMs) {
         guard let i = persistent.outgoingFiles.firstIndex(where: { $0.number == number }), persistent.outgoingFiles[i].sizeBytes < 0 else { return }
-        guard sha256.count == 32, sizeBytes >= 0 else { return onFileReadFailed(number: number, reason: "bad measurement", now: now) }
+        guard sizeBytes >= 0 else { return onFileReadFailed(number: number, reason: "bad measurement", now: now) }
         persistent.outgoingFiles[i].sizeBytes = sizeBytes
-        persistent.outgoingFiles[i].sha256 = sha256
         let f = persistent.outgoingFiles[i]
         persist { $0.put(LinkPersistence.filesOut, storeKey(f.number), LinkPersistence.encodeOutgoing(f)) }
         flushMeta()
@@ -97,7 +96,7 @@ extension LinkSession {
             a.file = FileSendState(number: head.number)
             if wasIdle { a.lastProgressMs = a.nowMs }
             active = a
-            let offer = FrameBodies.FileOffer(number: head.number, sizeBytes: head.sizeBytes, sha256: head.sha256, name: head.name, metadata: head.metadata)
+            let offer = FrameBodies.FileOffer(number: head.number, sizeBytes: head.sizeBytes, name: head.name, metadata: head.metadata)
             send(a.id, Frame(.fileOffer, offer.encode()))
             return
         }
@@ -106,6 +105,13 @@ extension LinkSession {
             let count = Int(min(Int64(min(config.fileChunkBytes, FrameBodies.maxFileChunkBytes)), head.sizeBytes - f.sendOffset))
             actions.append(.sendFileChunk(a.id, number: head.number, path: head.path, offset: f.sendOffset, count: count))
             f.sendOffset += Int64(count)
+            stats.framesSent += 1
+            a.framesSent += 1
+            a.lastSentMs = a.nowMs
+        }
+        if f.sendOffset == head.sizeBytes && !f.endSent {
+            actions.append(.sendFileEnd(a.id, number: head.number, path: head.path, sizeBytes: head.sizeBytes))
+            f.endSent = true
             stats.framesSent += 1
             a.framesSent += 1
             a.lastSentMs = a.nowMs
@@ -122,6 +128,7 @@ extension LinkSession {
         f.ackedOffset = f.awaitingResume ? Int64(offset) : min(f.ackedOffset, Int64(offset))
         f.sendOffset = Int64(offset)
         f.awaitingResume = false
+        f.endSent = false
         a.file = f
         a.lastProgressMs = now
         active = a

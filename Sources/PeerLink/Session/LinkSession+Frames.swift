@@ -45,6 +45,8 @@ extension LinkSession {
                 try onFileAck(frame, now: now)
             case .fileCancel:
                 try onFileCancel(frame)
+            case .fileEnd:
+                try onFileEnd(frame, now: now)
             case .reject:
                 var r = ByteReader(frame.body)
                 let reason = (try? r.readString()) ?? "no reason"
@@ -103,7 +105,7 @@ extension LinkSession {
         a.retransmitsWithoutProgress = count
         a.contextSentVersion = 0
         if var f = a.file {
-            if !f.awaitingResume { f.sendOffset = f.ackedOffset }
+            if !f.awaitingResume { f.sendOffset = f.ackedOffset; f.endSent = false }
             a.file = f
         }
         let reoffer = a.file?.awaitingResume ?? false

@@ -64,7 +64,7 @@ struct ActiveConnection: Sendable, Equatable {
             if q[q.head].seq <= sentThrough[stream.rawValue] { return true }
         }
         if contextSentVersion > s.persistent.contextAckedVersion { return true }
-        if let f = file, f.awaitingResume || f.sendOffset > f.ackedOffset { return true }
+        if let f = file, f.awaitingResume || f.sendOffset > f.ackedOffset || f.endSent { return true }
         return false
     }
 }
@@ -86,4 +86,6 @@ struct FileSendState: Sendable, Equatable {
     var sendOffset: Int64 = 0
     /// Bytes the receiver has committed.
     var ackedOffset: Int64 = 0
+    /// `fileEnd` went out (the delivered acknowledgement is awaited).
+    var endSent = false
 }

@@ -128,8 +128,7 @@ public enum FileOperation: Sendable, Equatable {
     case move(from: String, to: String)
     /// Delete the file if it exists.
     case remove(path: String)
-    /// Measure and hash a file to send; answer with `LinkSession.onFileMeasured` (or
-    /// `onFileReadFailed`).
+    /// Measure a file to send; answer with `LinkSession.onFileMeasured` (or `onFileReadFailed`).
     case measure(number: UInt64, path: String)
     /// Hash the file and answer with `LinkSession.onFileVerified(number:matches:now:)`.
     case verify(number: UInt64, path: String, sha256: [UInt8])
@@ -145,6 +144,9 @@ public enum LinkAction: Sendable, Equatable {
     /// Read `count` bytes at `offset` of `path` and send them as a `fileChunk` frame for
     /// transfer `number` (on a read error, call `onFileReadFailed`).
     case sendFileChunk(ConnectionID, number: UInt64, path: String, offset: Int64, count: Int)
+    /// Send `fileEnd` for transfer `number`: the SHA-256 of the `sizeBytes` of `path` (the
+    /// shell hashes the chunks as it sends them; on a read error, call `onFileReadFailed`).
+    case sendFileEnd(ConnectionID, number: UInt64, path: String, sizeBytes: Int64)
     /// Close the connection after sending what is queued for it.
     case close(ConnectionID, reason: String)
     case persist(WriteBatch)

@@ -10,10 +10,11 @@ import Shared
 /// - `link_outbox`: key seq; value u8 flags (1 complication stream, 2 current), zigzag
 ///   createdMs, canonical payload.
 /// - `link_context`: `sent` and `received`: canonical payloads.
-/// - `link_files_out`: key number; value string path, string name, varint size, 32-byte
-///   SHA-256, zigzag createdMs, optional metadata (u8 0/1 then canonical).
-/// - `link_files_in`: `current`: varint number, string name, varint size, SHA-256, varint
-///   committedBytes, varint verifyFailures, optional metadata.
+/// - `link_files_out`: key number; value string path, string name, varint size, zigzag
+///   createdMs, optional metadata (u8 0/1 then canonical).
+/// - `link_files_in`: `current`: varint number, string name, varint size, length-prefixed
+///   SHA-256 (empty until `fileEnd`), varint committedBytes, varint verifyFailures, optional
+///   metadata.
 /// - `link_inbox`: key seq; value u8 kind (1 user info, 2 complication user info, 3 context,
 ///   4 file) then the canonical payload or, for a file, string path, string name, varint
 ///   size, optional metadata.
@@ -75,7 +76,7 @@ public enum LinkPersistence {
 
     public static func encodeOutgoing(_ f: OutgoingFile) -> [UInt8] {
         var w = ByteWriter(capacity: 96)
-        w.writeString(f.path); w.writeString(f.name); w.writeVarint(UInt64(f.sizeBytes)); w.writeBytes(f.sha256)
+        w.writeString(f.path); w.writeString(f.name); w.writeVarint(UInt64(f.sizeBytes))
         w.writeSignedVarint(f.createdMs); writeOptional(f.metadata, &w)
         return w.bytes
     }
@@ -83,7 +84,7 @@ public enum LinkPersistence {
     public static func incomingWrite(_ f: IncomingFile?, into b: inout WriteBatch) {
         guard let f else { b.delete(filesIn, currentKey); return }
         var w = ByteWriter(capacity: 96)
-        w.writeVarint(f.number); w.writeString(f.name); w.writeVarint(UInt64(f.sizeBytes)); w.writeBytes(f.sha256)
+        w.writeVarint(f.number); w.writeString(f.name); w.writeVarint(UInt64(f.sizeBytes)); w.writeLengthPrefixed(f.sha256)
         w.writeVarint(UInt64(f.committedBytes)); w.writeVarint(UInt64(f.verifyFailures)); writeOptional(f.metadata, &w)
         b.put(filesIn, currentKey, w.bytes)
     }
@@ -146,14 +147,14 @@ public enum LinkPersistence {
                 guard let n = storeKeyValue(row.key) else { throw StoreCorruption(reason: "bad file outbox key") }
                 var fr = ByteReader(row.value)
                 let path = try fr.readString(), name = try fr.readString(), size = Int64(try fr.readVarint())
-                let sha = Array(try fr.readBytes(32)), created = try fr.readSignedVarint()
-                p.outgoingFiles.append(OutgoingFile(number: n, path: path, name: name, sizeBytes: size, sha256: sha,
+                let created = try fr.readSignedVarint()
+                p.outgoingFiles.append(OutgoingFile(number: n, path: path, name: name, sizeBytes: size,
                                                     metadata: try readOptional(&fr), createdMs: created))
             }
             if let v = try store.get(filesIn, currentKey) {
                 var fr = ByteReader(v)
                 p.incomingFile = IncomingFile(number: try fr.readVarint(), name: try fr.readString(), sizeBytes: Int64(try fr.readVarint()),
-                                              sha256: Array(try fr.readBytes(32)), metadata: nil, committedBytes: Int64(try fr.readVarint()),
+                                              sha256: Array(try fr.readLengthPrefixed()), metadata: nil, committedBytes: Int64(try fr.readVarint()),
                                               verifyFailures: Int(try fr.readVarint()))
                 p.incomingFile!.metadata = try readOptional(&fr)
             }

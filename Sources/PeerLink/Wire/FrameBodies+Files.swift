@@ -5,18 +5,17 @@ extension FrameBodies {
     /// The largest file chunk (content bytes in one `fileChunk`).
     public static let maxFileChunkBytes = 256 * 1024
 
-    /// `fileOffer`: varint number, varint sizeBytes, 32-byte SHA-256, string name,
-    /// u8 hasMetadata (0/1), then the canonical metadata (to the end) when present.
+    /// `fileOffer`: varint number, varint sizeBytes, string name, u8 hasMetadata (0/1), then
+    /// the canonical metadata (to the end) when present.
     public struct FileOffer: Sendable, Equatable {
         public var number: UInt64
         public var sizeBytes: Int64
-        public var sha256: [UInt8]
         public var name: String
         public var metadata: PlistValue?
 
         public func encode() -> [UInt8] {
             var w = ByteWriter(capacity: 64 + name.utf8.count)
-            w.writeVarint(number); w.writeVarint(UInt64(sizeBytes)); w.writeBytes(sha256); w.writeString(name)
+            w.writeVarint(number); w.writeVarint(UInt64(sizeBytes)); w.writeString(name)
             if let m = metadata { w.writeByte(1); CanonicalEncoding.encode(m, into: &w) } else { w.writeByte(0) }
             return w.bytes
         }
@@ -25,7 +24,6 @@ extension FrameBodies {
             var r = ByteReader(body)
             let number = try r.readVarint(), size = try r.readVarint()
             guard size <= UInt64(Int64.max) else { throw .malformed("file size \(size)") }
-            let sha = Array(try r.readBytes(32))
             let name = try r.readString()
             guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { throw .malformed("file name '\(name)'") }
             let has = try r.readByte()
@@ -35,7 +33,23 @@ extension FrameBodies {
             case 1: meta = try CanonicalEncoding.decode(Array(body[r.offset...]))
             default: throw .malformed("fileOffer metadata flag \(has)")
             }
-            return FileOffer(number: number, sizeBytes: Int64(size), sha256: sha, name: name, metadata: meta)
+            return FileOffer(number: number, sizeBytes: Int64(size), name: name, metadata: meta)
+        }
+    }
+
+    /// `fileEnd`: varint number, 32-byte SHA-256 of the whole file.
+    public enum FileEnd {
+        public static func encode(number: UInt64, sha256: [UInt8]) -> [UInt8] {
+            var w = ByteWriter(capacity: 42)
+            w.writeVarint(number); w.writeBytes(sha256)
+            return w.bytes
+        }
+
+        public static func decode(_ body: [UInt8]) throws(ByteReaderError) -> (number: UInt64, sha256: [UInt8]) {
+            var r = ByteReader(body)
+            let n = try r.readVarint(), sha = Array(try r.readBytes(32))
+            try end(r)
+            return (n, sha)
         }
     }
 
