@@ -1,27 +1,188 @@
 import PeerLink
 import Shared
 
-/// The phone app: health store, screens, widgets, notifications (later).
+/// The iPhone app of both seeds as a node core: the health store and its screens, widgets,
+/// notifications, run detection, CSV export, and the countdown goals.
 ///
-/// Walking-skeleton version: it receives what the watch syncs and lists workouts.
+/// Pure: it reads and writes the replicated state and its own durable state through
+/// `NodeContext`; what it wants from the link comes out as `PhoneEffect`s (see `perform`),
+/// and the one thing it writes outside the store, the CSV export, goes through the injected
+/// `PhoneFileSink`. Time comes from `ctx.now`, the time zone from `ctx.calendar`, and app
+/// timers run through `nextDeadline` / `onTick`. The commands and queries are listed in
+/// `docs/PHONE.md`.
 public struct PhoneApp: NodeApp {
-    public init() {}
+    /// The app's durable state (mirrored into the node's local table by `save`).
+    var state = PhoneState()
+    /// The goal delete-confirmation dialog (UI state: it does not survive a restart).
+    var deletion = CountdownDeletionFlow()
+    /// Where `export csv` writes its file (the share sheet's stand-in).
+    let fileSink: (any PhoneFileSink)?
+    /// HealthKit's source merge (watch before phone).
+    let statistics = HealthStatistics()
 
+    /// The goal id prefix of goals created on the phone (`goal-1`, `goal-2`…).
+    public static let goalIDPrefix = "goal-"
+    /// The sample id prefix of samples written on the phone (`ph-<ms>-<n>`).
+    public static let sampleIDPrefix = "ph-"
+
+    /// An app that exports through `fileSink` (nil: `export csv` is refused).
+    public init(fileSink: (any PhoneFileSink)? = nil) {
+        self.fileSink = fileSink
+    }
+
+    // MARK: - NodeApp
+
+    /// Loads the app's state, requests authorization on the first launch and catches up on due work.
+    public mutating func onLaunch(_ ctx: inout NodeContext) {
+        let (loaded, problems) = PhoneState.decode(ctx.local)
+        state = loaded
+        for key in problems { ctx.log(.warning, "phone state '\(key)' did not decode; it starts from its default") }
+        if state.auth.requestedMs == nil {
+            state.auth.requestedMs = ctx.now
+            ctx.log(.info, "HealthKit authorization requested (first launch): steps, activeEnergy, heartRate, sleepAnalysis")
+        }
+        ctx.setAppState(AppState(isRunning: true, isForeground: state.app.isForeground))
+        recomputeCounts(&ctx)
+        runDue(&ctx)
+        save(&ctx)
+    }
+
+    /// Runs a command (see docs/PHONE.md), then due work; saves what changed.
     public mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
-        switch command.words.first {
-        case "workouts":
-            let all = ctx.replica.all(WorkoutRecord.self)
-            let v = PlistValue.array(all.map { .dictionary($0.fields.merging(["id": .string($0.id)]) { a, _ in a }) })
-            return .ok(v, text: all.map { "\($0.id) \($0.activity.rawValue) \($0.state.rawValue) \($0.heartRateSampleCount) HR samples" }.joined(separator: "\n"))
-        default:
-            return .error("unknown command '\(command.raw)'")
+        let reply = handle(command, &ctx)
+        runDue(&ctx)
+        save(&ctx)
+        return reply
+    }
+
+    /// Takes the watch's live-workout payload (`["live": …]`).
+    public mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
+        if case .didReceiveUserInfo(let info, _) = event, let live = info[LiveWorkout.payloadKey] {
+            _ = onLivePayload(live, &ctx)
+            save(&ctx)
         }
     }
 
-    public func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? {
-        switch path.first {
-        case "workouts": .int(Int64(ctx.replica.count(in: WorkoutRecord.collection)))
-        default: nil
+    /// Reacts to the watch's writes: step data starts the observer, goals reload the widget, settings reschedule.
+    public mutating func onReplicaMerged(_ ctx: inout NodeContext) {
+        var steps = false, health = false, goals = false, settings = false
+        for key in ctx.replica.changed.union(ctx.replica.removed) {
+            switch key.collection {
+            case HealthSample.collection:
+                if ctx.replica.fields(key)?["kind"]?.stringValue == HealthSampleKind.steps.name { steps = true } else { health = true }
+            case CountdownGoal.collection, UserProfile.collection: goals = true
+            case AppSettings.collection: settings = true
+            default: break
+            }
         }
+        if steps { onStepsChanged(&ctx) } else if health { onHealthChanged(&ctx) }
+        if goals { onGoalsChanged(&ctx) }
+        if settings { onSettingsChanged(&ctx) }
+        runDue(&ctx)
+        save(&ctx)
+    }
+
+    /// Fires due timers: notifications, the observer, widget reloads, the date change.
+    public mutating func onTick(_ ctx: inout NodeContext) {
+        runDue(&ctx)
+        save(&ctx)
+    }
+
+    /// The earliest app timer: a notification, the observer, a widget reload, or the next local midnight.
+    public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
+        [
+            state.notifications.pending.items.first?.fireMs, state.observer.dueMs, state.widgets.nextReloadMs,
+            state.countdownWidget.nextReloadMs, CountdownCalendar.nextLocalMidnight(after: ctx.now, calendar: ctx.calendar),
+        ].compactMap { $0 }.min()
+    }
+
+    /// The value at `path` (docs/PHONE.md lists them).
+    public func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? {
+        answer(path, ctx)
+    }
+
+    // MARK: - Commands
+
+    mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
+        let w = command.words
+        switch w.first {
+        case "steps", "energy", "hr", "sleep": return sampleCommand(command, &ctx)
+        case "authorize": return authorizeCommand(w, &ctx)
+        case "motion": return motionCommand(command, &ctx)
+        case "live": return liveCommand(command, &ctx)
+        case "settings": return settingsCommand(w, &ctx)
+        case "notification", "notifications": return notificationCommand(w, &ctx)
+        case "export": return exportCommand(w, &ctx)
+        case "app": return appCommand(w, &ctx)
+        case "show": return show(Array(w.dropFirst()), ctx)
+        case "workouts": return show(["workouts"], ctx)
+        case let verb? where CountdownCommands.verbs.contains(verb): return goalCommand(w, &ctx)
+        default: return .error("unknown command '\(command.raw)' (see `show help`)")
+        }
+    }
+
+    /// `app foreground|background`: the user opens or leaves the app.
+    mutating func appCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
+        guard w.count == 2, w[1] == "foreground" || w[1] == "background" else { return .error("usage: app foreground|background") }
+        let foreground = w[1] == "foreground"
+        let changed = foreground != state.app.isForeground
+        state.app.isForeground = foreground
+        ctx.setAppState(AppState(isRunning: true, isForeground: foreground))
+        if foreground {
+            // Returning to the foreground recomputes every count (seed 5.3) and fetches fresh
+            // health data for the screens and the App Group (reloads in the foreground are free).
+            recomputeCounts(&ctx)
+            refreshAppGroup(&ctx)
+            reloadFitnessWidgets(&ctx)
+        }
+        return .ok(["foreground": .bool(foreground), "changed": .bool(changed)], text: "app \(w[1])")
+    }
+
+    // MARK: - Due work
+
+    /// Everything whose time has come: a time-zone or date change, notifications, the step
+    /// observer's delivery, widget reloads.
+    mutating func runDue(_ ctx: inout NodeContext) {
+        let zone = ctx.calendar.timeZone.identifier
+        if let previous = state.app.timeZone, previous != zone {
+            state.notifications.pending.onTimeZoneChange(nowMs: ctx.now, calendar: ctx.calendar)
+            ctx.log(.info, "time zone \(previous) → \(zone): calendar triggers and the countdown widget follow it")
+            state.app.timeZone = zone
+            reloadCountdownWidget(&ctx)
+        }
+        state.app.timeZone = zone
+        if state.app.countdownDay != ctx.calendar.civilDate(ctx.now) { recomputeCounts(&ctx) }
+        scheduleWeeklySummary(&ctx)
+        deliverDueNotifications(&ctx)
+        if let due = state.observer.dueMs, due <= ctx.now { deliverStepObserver(&ctx) }
+        if state.widgets.nextReloadMs.map({ $0 <= ctx.now }) ?? true { reloadFitnessWidgets(&ctx) }
+        if state.countdownWidget.nextReloadMs.map({ $0 <= ctx.now }) ?? true { reloadCountdownWidget(&ctx) }
+    }
+
+    /// Recomputes every goal's count for today (launch, foreground, date change).
+    mutating func recomputeCounts(_ ctx: inout NodeContext) {
+        state.app.countdownDay = ctx.calendar.civilDate(ctx.now)
+        state.app.recomputes += 1
+    }
+
+    // MARK: - Persistence
+
+    /// Writes the parts of the state that changed into the node's local table.
+    mutating func save(_ ctx: inout NodeContext) {
+        let parts = state.encoded()
+        for (key, value) in parts where ctx.local[key] != value { ctx.setLocal(key, value) }
+        if state.live == nil, ctx.local[PhoneState.Key.live] != nil { ctx.setLocal(PhoneState.Key.live, nil) }
+    }
+
+    // MARK: - Effects (the adapter to the link)
+
+    /// Carries out one effect. THE ONE ADAPTER TO WIRE (lead): `.startWatchWorkout` →
+    /// `ctx.sendMessage(effect.payload)` with a user-info fallback when the watch is not
+    /// reachable; `.pushComplication` → `ctx.transferCurrentComplicationUserInfo(effect.payload)`.
+    /// Until those exist it only records the effect (query `effects …`, `show effects`).
+    mutating func perform(_ effect: PhoneEffect, _ ctx: inout NodeContext) {
+        state.effects.append(EffectRecord(atMs: ctx.now, effect: effect))
+        if state.effects.count > EffectRecord.maxKept { state.effects.removeFirst(state.effects.count - EffectRecord.maxKept) }
+        ctx.log(.info, "effect \(effect.kind): \(effect.payload.jsonString())")
     }
 }

@@ -1,71 +1,165 @@
 import PeerLink
 import Shared
 
-/// The watch app: workouts, heart-rate samples, and (later) rings and complication.
+/// The watch app of seed 001 (Apple Watch コンパニオンアプリ) as a node: workout recording
+/// through `WorkoutManager`, crash recovery, keeping the app alive, today's rings, the
+/// step-gauge complication and the countdown-goal complication.
 ///
-/// Walking-skeleton version: one workout at a time, started, fed heart-rate samples and
-/// ended; on end the workout and its samples are written to the replicated state, which
-/// the sync layer sends to the phone with `transferUserInfo`.
+/// A pure core driven by `NodeEngine`: commands (scenario steps `watch …`), link events,
+/// replica merges and ticks come in; writes go to the replicated state and the app's local
+/// durable values through `NodeContext`, in the event's one batch (durable before the reply).
+/// What the watch needs from WatchConnectivity beyond the replicated state (`sendMessage`,
+/// `transferFile`) is produced as `WatchLinkEffect` data and handed to ONE adapter,
+/// `performLinkEffects` (WatchApp+Link.swift).
+///
+/// The commands and queries are listed in docs/WATCH.md; `show help` prints them.
 public struct WatchApp: NodeApp {
-    struct ActiveWorkout: Sendable {
-        var id: String
-        var activity: WorkoutActivityType
-        var startMs: EpochMs
-        var heartRates: [(atMs: EpochMs, bpm: Double)] = []
+    // MARK: - Limits
+
+    /// How far back a phone's `startWorkout` request may credit a workout (older start times
+    /// are clamped to this): one hour.
+    public static let maxStartCreditMs: Int64 = 60 * 60_000
+    /// The span of a `steps N` sample when `--over` is not given: one minute ending now.
+    public static let defaultStepSampleMs: Int64 = 60_000
+    /// The most steps one `steps` sample may carry.
+    public static let maxStepsPerSample = 100_000
+
+    // MARK: - State
+
+    /// The workout session and its live builder.
+    public internal(set) var manager = WorkoutManager()
+    /// The Digital Crown activity picker and the location.
+    public internal(set) var picker = ActivityPicker()
+    /// Presence, the workout's keep-alive and any extended runtime session.
+    public internal(set) var lifecycle = WatchAppState()
+    /// The step-gauge complication and its reload budget.
+    public internal(set) var complication: ComplicationFeed
+    /// The newest complication data the phone pushed.
+    public internal(set) var phonePush: PhoneStepsPush?
+    /// The countdown goals as displayed today.
+    public internal(set) var goals: CountdownDisplayList?
+    /// The countdown complication / Smart Stack entry (top goal, days left).
+    public internal(set) var goalEntry: CountdownComplicationEntry?
+    /// How many times the countdown entry changed (each is one reload of that family).
+    public internal(set) var goalReloads = 0
+    /// What the app asked of the link.
+    public internal(set) var link = WatchLinkLog()
+    /// The last refusal or failure, for `errors last`.
+    public internal(set) var lastError: String?
+    /// Refusals and failures so far.
+    public internal(set) var errorCount = 0
+    /// A goal deletion waiting for its confirmation (UI state, not persisted).
+    var goalDeletion = CountdownDeletionFlow()
+    /// How the last extended runtime session ended.
+    public internal(set) var lastRuntimeEnd: WatchAppEvent?
+
+    /// The local day and time zone the day-dependent values were computed for.
+    var computedDay: CivilDate?
+    var computedZone: String?
+    /// The replicated step goal the last refresh saw (a change clears a pushed goal).
+    var seenStepGoal: Int?
+    /// The workout whose snapshot is stored, and how many of its samples are.
+    var persistedWorkoutID: String?
+    var persistedSampleCount = 0
+
+    /// A watch app; `complicationSettings` is the step gauge's reload budget.
+    public init(complicationSettings: ComplicationFeed.Settings = .defaults) {
+        complication = ComplicationFeed(stepGoal: AppSettings.defaults.stepGoal, settings: complicationSettings)
     }
 
-    var active: ActiveWorkout?
+    // MARK: - NodeApp
 
-    public init() {}
-
+    /// Restores the picker, the complication and the phone's push, recovers an active workout
+    /// from its snapshot, and computes today's values.
     public mutating func onLaunch(_ ctx: inout NodeContext) {
-        ctx.setAppState(AppState(isRunning: true, isForeground: true, workoutActive: false))
+        restoreLocalValues(&ctx)
+        recoverWorkout(&ctx)
+        _ = lifecycle.onWorkoutStateChanged(manager.activeState)
+        syncAppState(&ctx)
+        refreshDay(&ctx)
     }
 
+    /// Runs one command; a refusal is returned as `.error` and remembered for `errors last`.
     public mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         let w = command.words
-        switch (w.first, w.dropFirst().first) {
-        case ("workout", "start"):
-            guard active == nil else { return .error("a workout is already running") }
-            let type = w.count > 2 ? w[2] : "running"
-            guard let activity = WorkoutActivityType(rawValue: type) else { return .error("unknown activity type '\(type)' (running, walking, cycling)") }
-            active = ActiveWorkout(id: "workout-\(ctx.now)", activity: activity, startMs: ctx.now)
-            ctx.setAppState(AppState(isRunning: true, isForeground: true, workoutActive: true))
-            return .ok(["id": .string(active!.id)], text: "workout \(active!.id) running (\(activity.rawValue))")
-        case ("workout", "end"):
-            guard let a = active else { return .error("no workout is running") }
-            let record = finish(a, endMs: ctx.now)
-            ctx.put(record)
-            for (i, s) in a.heartRates.enumerated() {
-                ctx.put(HealthSample(id: "\(a.id)-hr-\(i)", kind: .heartRate, source: .watch, startMs: s.atMs, endMs: s.atMs, value: s.bpm))
-            }
-            active = nil
-            ctx.setAppState(AppState(isRunning: true, isForeground: true, workoutActive: false))
-            return .ok(.dictionary(record.fields.merging(["id": .string(record.id)]) { a, _ in a }), text: "workout \(record.id) ended")
-        case ("hr", _):
-            guard w.count == 2, let bpm = Double(w[1]) else { return .error("usage: hr BPM") }
-            guard var a = active else { return .error("no workout is running") }
-            a.heartRates.append((ctx.now, bpm))
-            active = a
-            return .ok(.double(bpm), text: "\(bpm) bpm")
+        let reply: CommandReply
+        switch w.first {
+        case "crown": reply = crownCommand(w, &ctx)
+        case "location": reply = locationCommand(w, &ctx)
+        case "workout": reply = workoutCommand(w, &ctx)
+        case "hr": reply = heartRateCommand(w, &ctx)
+        case "energy": reply = energyCommand(command, &ctx)
+        case "steps": reply = stepsCommand(command, &ctx)
+        case "settings": reply = settingsCommand(w, &ctx)
+        case "app": reply = appCommand(w, &ctx)
+        case "runtime": reply = runtimeCommand(w, &ctx)
+        case "show": reply = showCommand(w, ctx)
+        case "goal", "goals", "profile": reply = goalCommand(w, &ctx)
+        default: reply = .error("unknown command '\(command.raw)' (see `show help`)")
+        }
+        if !reply.isOK { noteError(reply.text) }
+        return reply
+    }
+
+    /// User info from the phone (complication data, a start request), and reachability.
+    public mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
+        switch event {
+        case .didReceiveUserInfo(let info, let isComplication):
+            _ = handlePhonePayload(info, isComplication: isComplication, &ctx)
+        case .reachabilityDidChange(let reachable):
+            ctx.log(.info, "phone \(reachable ? "reachable" : "not reachable")")
+            if reachable { performLinkEffects(mirrorLiveMetrics(&ctx), &ctx) }
         default:
-            return .error("unknown command '\(command.raw)'")
+            break
         }
     }
 
-    func finish(_ a: ActiveWorkout, endMs: EpochMs) -> WorkoutRecord {
-        let bpms = a.heartRates.map(\.bpm)
-        return WorkoutRecord(
-            id: a.id, activity: a.activity, location: .outdoor, state: .ended, startMs: a.startMs, endMs: endMs,
-            elapsedMs: endMs - a.startMs, heartRateAverage: bpms.isEmpty ? nil : bpms.reduce(0, +) / Double(bpms.count),
-            heartRateMin: bpms.min(), heartRateMax: bpms.max(), heartRateSampleCount: bpms.count)
+    /// The phone's writes arrived: settings, samples or goals may have changed.
+    public mutating func onReplicaMerged(_ ctx: inout NodeContext) {
+        refreshComplication(&ctx)
+        refreshGoals(&ctx)
     }
 
-    public func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? {
-        switch path.first {
-        case "workouts": .int(Int64(ctx.replica.count(in: WorkoutRecord.collection)))
-        case "workout": active.map { ["id": .string($0.id), "samples": .int(Int64($0.heartRates.count))] } ?? .string("none")
-        default: nil
+    /// Fires what is due: an extended runtime session's limit, a deferred complication
+    /// reload, local midnight (rings, gauge and countdown for the new day).
+    public mutating func onTick(_ ctx: inout NodeContext) {
+        applyLifecycle(lifecycle.onTick(at: ctx.now), &ctx)
+        let zone = ctx.calendar.timeZone.identifier
+        if ctx.calendar.civilDate(ctx.now) != computedDay || zone != computedZone
+            || goalEntry.map({ ctx.now >= $0.refreshAtMs }) ?? true
+        {
+            refreshDay(&ctx)
         }
+        if let due = complication.nextTickMs, ctx.now >= due {
+            let before = complication
+            _ = complication.onTick(at: ctx.now)
+            if complication != before { persistComplication(&ctx) }
+        }
+    }
+
+    /// The earliest of: the extended runtime limit, the deferred reload, local midnight.
+    public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
+        [lifecycle.nextDeadlineMs, complication.nextTickMs, goalEntry?.refreshAtMs].compactMap { $0 }.min()
+    }
+
+    // MARK: - Helpers
+
+    /// Remembers a refusal or failure for `errors last`.
+    mutating func noteError(_ text: String) {
+        lastError = text
+        errorCount += 1
+    }
+
+    /// The replicated settings (defaults until the phone or the watch writes them).
+    func settings(_ ctx: NodeContext) -> AppSettings {
+        ctx.replica.record(AppSettings.self, id: AppSettings.recordID) ?? .defaults
+    }
+
+    /// Recomputes everything that depends on the local day.
+    mutating func refreshDay(_ ctx: inout NodeContext) {
+        computedDay = ctx.calendar.civilDate(ctx.now)
+        computedZone = ctx.calendar.timeZone.identifier
+        refreshComplication(&ctx)
+        refreshGoals(&ctx)
     }
 }

@@ -19,7 +19,8 @@ let usage = """
       --sync full|normal     SQLite synchronous mode (default normal)
       --help                 this text
 
-    Commands are read from standard input, one per line (`help` lists them).
+    Commands are read from standard input, one per line: `help` lists the node's own, `show help`
+    the watch app's (workout, hr, energy, steps, settings, app, runtime, show; see docs/WATCH.md).
     """
 
 do {

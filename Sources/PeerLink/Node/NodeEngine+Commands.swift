@@ -79,6 +79,10 @@ extension NodeEngine {
             v["linkFramesReceived"] = .int(Int64(c.received))
         }
         v["handshaking"] = .int(Int64(s.handshakesInProgress))
+        if let id = latestConnection, let c = connectionFrames[id] {
+            v["connFramesSent"] = .int(Int64(c.sent))
+            v["connFramesReceived"] = .int(Int64(c.received))
+        }
         v["monoNow"] = .int(monoNow)
         return .dictionary(v)
     }

@@ -43,6 +43,10 @@ public final class NodeEngine<App: NodeApp> {
     public var wallOffsetMs: Int64 = 0
     /// The latest monotonic reading given to the engine.
     public private(set) var monoNow: EpochMs
+    /// Frames sent and received on each open connection (handshake included), and the
+    /// connection opened last: the conductor compares these with its proxy's counts.
+    public private(set) var connectionFrames: [ConnectionID: (sent: Int, received: Int)] = [:]
+    public private(set) var latestConnection: ConnectionID?
     /// Bytes received and sent over all connections.
     public private(set) var bytesIn = 0
     public private(set) var bytesOut = 0
@@ -99,6 +103,8 @@ public final class NodeEngine<App: NodeApp> {
     public func connectionOpened(_ id: ConnectionID, isInitiator: Bool, nonce: [UInt8], now: EpochMs) {
         setNow(now)
         decoders[id] = FrameDecoder()
+        connectionFrames[id] = (0, 0)
+        latestConnection = id
         ctx.session.onConnectionOpened(id, isInitiator: isInitiator, nonce: nonce, now: now)
         finish()
     }
@@ -113,6 +119,7 @@ public final class NodeEngine<App: NodeApp> {
         while true {
             do {
                 guard let frame = try d.next() else { break }
+                connectionFrames[id]?.received += 1
                 ctx.session.onFrame(id, frame, now: now)
                 pump()
             } catch {
@@ -128,6 +135,7 @@ public final class NodeEngine<App: NodeApp> {
     /// The connection closed (peer, error, or our own `.close`).
     public func connectionClosed(_ id: ConnectionID, now: EpochMs) {
         setNow(now)
+        connectionFrames[id] = nil
         if var d = decoders.removeValue(forKey: id) {
             do { try d.finish() } catch { ctx.log(.warning, "connection \(id): \(error)") }
         }
@@ -211,6 +219,7 @@ public final class NodeEngine<App: NodeApp> {
             for action in actions {
                 switch action {
                 case .send(let id, let frame):
+                    connectionFrames[id]?.sent += 1
                     heldSends.append(.send(id, FrameEncoder.encode(frame)))
                 case .close(let id, let reason):
                     heldSends.append(.close(id, reason: reason))
@@ -264,6 +273,7 @@ public final class NodeEngine<App: NodeApp> {
             let r = sync.receive(delta, into: &ctx.replica, wallMs: ctx.now)
             ctx.sync = sync
             if r.peerWasReset { ctx.log(.info, "the peer's store was reset: resending everything it held") }
+            if let why = r.ignored { ctx.log(.info, "replica delta not applied: \(why)") }
             if r.recordsChanged > 0 || r.tombstonesCollected > 0 { app.onReplicaMerged(&ctx) }
         } catch {
             ctx.log(.error, "dropped a replica delta that does not decode: \(error)")

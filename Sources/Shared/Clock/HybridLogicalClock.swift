@@ -9,6 +9,7 @@ public struct HLCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
     /// The writer (`DeviceRole.replicaID`): the tie-break.
     public var replica: UInt16
 
+    /// Makes a timestamp.
     public init(wallMs: Int64, counter: UInt32, replica: UInt16) {
         self.wallMs = wallMs
         self.counter = counter
@@ -18,12 +19,14 @@ public struct HLCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
     /// Before every real timestamp.
     public static let zero = HLCTimestamp(wallMs: 0, counter: 0, replica: 0)
 
+    /// Wall time, then counter, then replica.
     public static func < (a: HLCTimestamp, b: HLCTimestamp) -> Bool {
         if a.wallMs != b.wallMs { return a.wallMs < b.wallMs }
         if a.counter != b.counter { return a.counter < b.counter }
         return a.replica < b.replica
     }
 
+    /// `wallMs.counter@replica`.
     public var description: String { "\(wallMs).\(counter)@\(replica)" }
 }
 
@@ -34,12 +37,16 @@ public struct HLCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
 ///   so a write made after seeing another always wins over it.
 /// - It never goes backwards when the wall clock does; it waits for nothing and refuses
 ///   nothing: a peer clock hours ahead only pulls `wallMs` forward.
+/// - A frozen wall clock only advances the counter; an exhausted counter borrows the next
+///   millisecond rather than wrap.
 /// The clock does no I/O: the wall time comes in with each call.
 public struct HybridLogicalClock: Sendable {
+    /// The replica id stamped on every timestamp this clock issues.
     public let replica: UInt16
     /// The greatest timestamp issued or observed.
     public private(set) var last: HLCTimestamp
 
+    /// A clock for `replica` that has issued or observed `last` (default: nothing yet).
     public init(replica: UInt16, last: HLCTimestamp = .zero) {
         self.replica = replica
         self.last = HLCTimestamp(wallMs: last.wallMs, counter: last.counter, replica: replica)

@@ -1,61 +1,166 @@
-/// Names one record of the replicated state.
+/// Names one record of the replicated state: a collection and an id in it.
+///
+/// The key hashes its content once, when it is made, so the state's index lookups (the hot
+/// path of every write and merge) hash eight bytes instead of two strings.
 public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var collection: String
-    public var id: String
+    /// The collection, e.g. `"goal"`.
+    public let collection: String
+    /// The record id, unique in its collection.
+    public let id: String
+    /// FNV-1a over both strings' UTF-8 bytes (with a separator), mixed, computed once.
+    let contentHash: UInt64
 
+    /// Makes the key of record `id` in `collection`.
     public init(_ collection: String, _ id: String) {
         self.collection = collection
         self.id = id
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in collection.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        h = (h ^ 0xFF) &* 0x0000_0100_0000_01B3
+        for b in id.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        // MurmurHash3's finalizer, so the low bits (the index's bucket) depend on every byte.
+        h = (h ^ (h >> 33)) &* 0xff51_afd7_ed55_8ccd
+        h = (h ^ (h >> 33)) &* 0xc4ce_b9fe_1a85_ec53
+        contentHash = h ^ (h >> 33)
     }
 
+    /// Equal collection and id.
+    public static func == (a: RecordKey, b: RecordKey) -> Bool {
+        a.contentHash == b.contentHash && a.id == b.id && a.collection == b.collection
+    }
+
+    /// Feeds the precomputed content hash.
+    public func hash(into hasher: inout Hasher) { hasher.combine(contentHash) }
+
+    /// Collection first, then id, both by UTF-8 bytes: the canonical record order.
     public static func < (a: RecordKey, b: RecordKey) -> Bool {
         if a.collection != b.collection { return CanonicalEncoding.utf8Less(a.collection, b.collection) }
         return CanonicalEncoding.utf8Less(a.id, b.id)
     }
 
+    /// `collection/id`.
     public var description: String { "\(collection)/\(id)" }
 }
 
 /// One last-writer-wins register: a field value and the timestamp of the write that set it.
 public struct Register: Hashable, Sendable {
+    /// The value of the winning write.
     public var value: PlistValue
+    /// The winning write's timestamp.
     public var stamp: HLCTimestamp
     /// The local change sequence number when this register last changed here (not replicated).
     public var seq: UInt64
 
+    /// Makes a register.
     public init(value: PlistValue, stamp: HLCTimestamp, seq: UInt64) {
         self.value = value
         self.stamp = stamp
         self.seq = seq
     }
+
+    /// True when a write of `value` stamped `stamp` beats this register.
+    ///
+    /// The greater stamp wins. Two writes with the same stamp can only come from one replica
+    /// that lost its store and reissued a stamp; the greater canonical encoding then wins, so
+    /// every replica still picks the same value (merge stays commutative).
+    public func isBeaten(by value: PlistValue, stamp: HLCTimestamp) -> Bool {
+        if stamp != self.stamp { return stamp > self.stamp }
+        if value == self.value { return false }
+        return CanonicalEncoding.encode(self.value).lexicographicallyPrecedes(CanonicalEncoding.encode(value))
+    }
 }
 
 /// A delete: it dominates every field of the record, whatever their stamps ("delete wins").
 public struct Tombstone: Hashable, Sendable {
+    /// The delete's timestamp (the greatest when both devices deleted).
     public var stamp: HLCTimestamp
+    /// The local change sequence number of the tombstone (not replicated).
     public var seq: UInt64
 
+    /// Makes a tombstone.
     public init(stamp: HLCTimestamp, seq: UInt64) {
         self.stamp = stamp
         self.seq = seq
     }
 }
 
-/// A record as stored: its field registers, or a tombstone.
-public struct RecordEntry: Hashable, Sendable {
-    public var fields: [String: Register] = [:]
-    public var tombstone: Tombstone?
+/// One named field of a record and its register.
+public struct FieldRegister: Hashable, Sendable {
+    /// The field name.
+    public var name: String
+    /// Its register.
+    public var register: Register
 
+    /// Makes a named register.
+    public init(name: String, register: Register) {
+        self.name = name
+        self.register = register
+    }
+}
+
+/// A record as held: its field registers (sorted by name), or a tombstone.
+public struct RecordEntry: Hashable, Sendable {
+    /// The field registers in UTF-8 order of their names; empty once deleted.
+    public private(set) var registers: [FieldRegister] = []
+    /// Set once the record is deleted.
+    public private(set) var tombstone: Tombstone?
+    /// The highest local sequence number of anything in the record.
+    public private(set) var maxSeq: UInt64 = 0
+
+    /// Makes an entry from registers by name, or a tombstone (which drops every field).
     public init(fields: [String: Register] = [:], tombstone: Tombstone? = nil) {
-        self.fields = fields
-        self.tombstone = tombstone
+        if let tombstone {
+            markDeleted(tombstone)
+        } else {
+            for (name, reg) in fields { write(name, reg) }
+        }
     }
 
-    /// The highest local sequence number of anything in the record.
-    public var maxSeq: UInt64 {
-        var m = tombstone?.seq ?? 0
-        for r in fields.values where r.seq > m { m = r.seq }
-        return m
+    /// True when the record is shown: not deleted and with at least one field.
+    public var isLive: Bool { tombstone == nil && !registers.isEmpty }
+
+    /// The register of field `name`.
+    public subscript(name: String) -> Register? {
+        for f in registers where f.name == name { return f.register }
+        return nil
+    }
+
+    /// The registers by name.
+    public var fields: [String: Register] {
+        Dictionary(uniqueKeysWithValues: registers.map { ($0.name, $0.register) })
+    }
+
+    /// The field values by name.
+    public var values: [String: PlistValue] {
+        Dictionary(uniqueKeysWithValues: registers.map { ($0.name, $0.register.value) })
+    }
+
+    /// Sets field `name`'s register, keeping the names sorted.
+    public mutating func write(_ name: String, _ reg: Register) {
+        if reg.seq > maxSeq { maxSeq = reg.seq }
+        var i = 0
+        while i < registers.count {
+            if registers[i].name == name {
+                registers[i].register = reg
+                return
+            }
+            if CanonicalEncoding.utf8Less(name, registers[i].name) { break }
+            i += 1
+        }
+        registers.insert(FieldRegister(name: name, register: reg), at: i)
+    }
+
+    /// Deletes the record: drops its fields and keeps `tombstone`.
+    public mutating func markDeleted(_ t: Tombstone) {
+        registers = []
+        tombstone = t
+        maxSeq = max(maxSeq, t.seq)
+    }
+
+    /// Replaces the tombstone's stamp or local seq (a later delete, or a re-send).
+    mutating func updateTombstone(_ t: Tombstone) {
+        tombstone = t
+        maxSeq = max(maxSeq, t.seq)
     }
 }
 
@@ -63,4 +168,7 @@ public struct RecordEntry: Hashable, Sendable {
 public enum GrowOnlyCollections {
     /// Health samples: HealthKit samples are immutable once saved.
     public static let names: Set<String> = ["sample"]
+
+    /// True for a grow-only collection.
+    public static func contains(_ collection: String) -> Bool { names.contains(collection) }
 }

@@ -2,28 +2,40 @@
 ///
 /// - `replica`: one row per record; key = varint-prefixed collection and id; value = the
 ///   record entry (tombstone and field registers with stamps and local seqs).
-/// - `replica_meta`: `seq` (the change counter) and `sync` (`ReplicaSync.Persistent`).
+/// - `replica_meta`: `seq` (the change counter, 8 bytes big-endian), `sync`
+///   (`ReplicaSync.Persistent`) and `hlc` (the clock's last timestamp, so it never goes back
+///   across a restart even when the record that carried it was deleted).
 public enum ReplicaPersistence {
+    /// The records table.
     public static let records = StoreTable("replica")
+    /// The bookkeeping table.
     public static let meta = StoreTable("replica_meta")
 
     static let seqKey = Array("seq".utf8)
     static let syncKey = Array("sync".utf8)
+    static let clockKey = Array("hlc".utf8)
 
     // MARK: - Writing
 
-    /// Appends the rows for everything changed since the last drain, and the meta rows.
+    /// Appends the rows for everything changed since the last drain, and the meta rows when
+    /// they differ from what was last persisted (so an idle node commits nothing).
     public static func persistChanges(of state: inout ReplicaState, sync: ReplicaSync.Persistent, into batch: inout WriteBatch) {
         let (changed, removed) = state.drainChanges()
         for key in changed {
-            guard let e = state.records[key] else { continue }
+            guard let e = state.entry(key) else { continue }
             batch.put(records, encodeKey(key), encodeEntry(e))
         }
         for key in removed { batch.delete(records, encodeKey(key)) }
-        batch.put(meta, seqKey, storeKey(state.seq))
-        batch.put(meta, syncKey, encodeSync(sync))
+        let seqRow = storeKey(state.seq), syncRow = encodeSync(sync), clockRow = encodeClock(state.clock.last)
+        let metaBytes = seqRow + syncRow + clockRow
+        guard metaBytes != state.persistedMeta else { return }
+        batch.put(meta, seqKey, seqRow)
+        batch.put(meta, syncKey, syncRow)
+        batch.put(meta, clockKey, clockRow)
+        state.persistedMeta = metaBytes
     }
 
+    /// The row key of a record.
     public static func encodeKey(_ k: RecordKey) -> [UInt8] {
         var w = ByteWriter(capacity: 32)
         w.writeString(k.collection)
@@ -31,6 +43,7 @@ public enum ReplicaPersistence {
         return w.bytes
     }
 
+    /// Reads what `encodeKey` wrote.
     public static func decodeKey(_ bytes: [UInt8]) throws(ByteReaderError) -> RecordKey {
         var r = ByteReader(bytes)
         let c = try r.readString(), id = try r.readString()
@@ -48,6 +61,8 @@ public enum ReplicaPersistence {
         return HLCTimestamp(wallMs: wall, counter: UInt32(c), replica: UInt16(rep))
     }
 
+    /// The row value of a record: u8 hasTombstone, [stamp, varint seq], varint fieldCount,
+    /// then per field (by name): string name, stamp, varint seq, canonical value.
     public static func encodeEntry(_ e: RecordEntry) -> [UInt8] {
         var w = ByteWriter(capacity: 64)
         if let t = e.tombstone {
@@ -55,21 +70,23 @@ public enum ReplicaPersistence {
         } else {
             w.writeByte(0)
         }
-        w.writeVarint(UInt64(e.fields.count))
-        for name in e.fields.keys.sorted(by: CanonicalEncoding.utf8Less) {
-            let reg = e.fields[name]!
-            w.writeString(name); writeStamp(reg.stamp, &w); w.writeVarint(reg.seq)
-            CanonicalEncoding.encode(reg.value, into: &w)
+        w.writeVarint(UInt64(e.registers.count))
+        for f in e.registers {
+            w.writeString(f.name); writeStamp(f.register.stamp, &w); w.writeVarint(f.register.seq)
+            CanonicalEncoding.encode(f.register.value, into: &w)
         }
         return w.bytes
     }
 
+    /// Reads what `encodeEntry` wrote.
     public static func decodeEntry(_ bytes: [UInt8]) throws(ByteReaderError) -> RecordEntry {
         var r = ByteReader(bytes)
         var e = RecordEntry()
-        if try r.readByte() == 1 {
+        let flag = try r.readByte()
+        guard flag <= 1 else { throw .malformed("bad record entry flag") }
+        if flag == 1 {
             let s = try readStamp(&r)
-            e.tombstone = Tombstone(stamp: s, seq: try r.readVarint())
+            e.markDeleted(Tombstone(stamp: s, seq: try r.readVarint()))
         }
         let n = try r.readVarint()
         guard n <= UInt64(r.remaining) else { throw .lengthTooLarge(n) }
@@ -77,12 +94,23 @@ public enum ReplicaPersistence {
             let name = try r.readString()
             let s = try readStamp(&r)
             let seq = try r.readVarint()
-            e.fields[name] = Register(value: try CanonicalEncoding.decode(from: &r), stamp: s, seq: seq)
+            let value = try CanonicalEncoding.decode(from: &r)
+            if e.tombstone == nil { e.write(name, Register(value: value, stamp: s, seq: seq)) }
         }
         guard r.isAtEnd else { throw .malformed("trailing bytes in record entry") }
         return e
     }
 
+    /// The `hlc` row: the clock's last timestamp.
+    public static func encodeClock(_ s: HLCTimestamp) -> [UInt8] {
+        var w = ByteWriter(capacity: 16)
+        writeStamp(s, &w)
+        return w.bytes
+    }
+
+    /// The `sync` row: u8 version (1), u64 incarnation, u64 peerIncarnation, varint
+    /// peerWatermark, varint ackedByPeer, varint inFlightUpTo + 1 (0: none), varint parts
+    /// left, u8 flags.
     public static func encodeSync(_ p: ReplicaSync.Persistent) -> [UInt8] {
         var w = ByteWriter(capacity: 64)
         w.writeByte(1)
@@ -99,6 +127,7 @@ public enum ReplicaPersistence {
         return w.bytes
     }
 
+    /// Reads what `encodeSync` wrote.
     public static func decodeSync(_ bytes: [UInt8]) throws(ByteReaderError) -> ReplicaSync.Persistent {
         var r = ByteReader(bytes)
         guard try r.readByte() == 1 else { throw .malformed("unknown sync meta version") }
@@ -128,10 +157,26 @@ public enum ReplicaPersistence {
                 state.load(try decodeKey(row.key), try decodeEntry(row.value))
             }
             var sync: ReplicaSync.Persistent?
+            var metaBytes: [[UInt8]] = [[], [], []]
             for row in try store.scan(meta) {
-                if row.key == seqKey, let s = storeKeyValue(row.value) { state.loadSeq(s) }
-                if row.key == syncKey { sync = try decodeSync(row.value) }
+                if row.key == seqKey {
+                    guard let s = storeKeyValue(row.value) else { throw ByteReaderError.malformed("bad seq row") }
+                    state.loadSeq(s)
+                    metaBytes[0] = row.value
+                }
+                if row.key == syncKey {
+                    sync = try decodeSync(row.value)
+                    metaBytes[1] = row.value
+                }
+                if row.key == clockKey {
+                    var r = ByteReader(row.value)
+                    let last = try readStamp(&r)
+                    guard r.isAtEnd else { throw ByteReaderError.malformed("trailing bytes in clock row") }
+                    state.loadClock(last)
+                    metaBytes[2] = row.value
+                }
             }
+            state.persistedMeta = metaBytes.allSatisfy { !$0.isEmpty } ? metaBytes.joined().map { $0 } : []
             return (state, sync)
         } catch let e as ByteReaderError {
             throw StoreCorruption(reason: "replicated state row does not decode: \(e)")

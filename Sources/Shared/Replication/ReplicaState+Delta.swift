@@ -1,39 +1,48 @@
 extension ReplicaState {
-    /// The records changed here after `baseSeq`, as delta records.
+    /// The records changed here after `baseSeq`, as delta records ordered by key.
     ///
+    /// Only registers and tombstones whose local seq is beyond `baseSeq` are included, so the
+    /// result grows with what changed, not with the size of the state or its history.
     /// - Parameter excludingWriter: registers and tombstones stamped by this replica id are
     ///   left out (the peer wrote them, so it has them), unless the peer lost its store.
     public func changes(after baseSeq: UInt64, excludingWriter: UInt16?) -> [DeltaRecord] {
         var out: [DeltaRecord] = []
-        for (key, entry) in records where entry.maxSeq > baseSeq {
-            if let t = entry.tombstone {
+        for s in slots where s.isUsed && s.entry.maxSeq > baseSeq {
+            if let t = s.entry.tombstone {
                 if t.seq > baseSeq, t.stamp.replica != excludingWriter {
-                    out.append(DeltaRecord(key: key, fields: [], tombstone: t.stamp))
+                    out.append(DeltaRecord(key: s.key, fields: [], tombstone: t.stamp))
                 }
                 continue
             }
             var fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)] = []
-            for (name, reg) in entry.fields where reg.seq > baseSeq && reg.stamp.replica != excludingWriter {
-                fields.append((name: name, value: reg.value, stamp: reg.stamp))
+            for f in s.entry.registers where f.register.seq > baseSeq && f.register.stamp.replica != excludingWriter {
+                fields.append((name: f.name, value: f.register.value, stamp: f.register.stamp))
             }
             if fields.isEmpty { continue }
-            fields.sort { CanonicalEncoding.utf8Less($0.name, $1.name) }
-            out.append(DeltaRecord(key: key, fields: fields, tombstone: nil))
+            out.append(DeltaRecord(key: s.key, fields: fields, tombstone: nil))
         }
         out.sort { $0.key < $1.key }
         return out
     }
 
-    /// Merges every record of a delta part. Received tombstones are collected at once (see
-    /// `collectTombstone`). Returns the number of records that changed here.
+    /// Everything held, as a reset peer needs it: every live record and every tombstone.
+    public func fullState() -> [DeltaRecord] { changes(after: 0, excludingWriter: nil) }
+
+    /// Merges every record of a delta part. Returns the number of records that changed here.
+    ///
+    /// This is the pure join: tombstones received here are kept (`ReplicaSync.receive`
+    /// collects them), so applying deltas in any order, any grouping, any number of times
+    /// gives the same visible state.
     @discardableResult
     public mutating func apply(_ delta: ReplicaDelta, wallMs: Int64) -> Int {
+        apply(delta.records, wallMs: wallMs)
+    }
+
+    /// Merges delta records (see `apply(_:wallMs:)`).
+    @discardableResult
+    public mutating func apply(_ records: [DeltaRecord], wallMs: Int64) -> Int {
         var n = 0
-        for r in delta.records {
-            var incoming: [String: (value: PlistValue, stamp: HLCTimestamp)] = [:]
-            for f in r.fields { incoming[f.name] = (f.value, f.stamp) }
-            if merge(r.key, fields: incoming, tombstone: r.tombstone, wallMs: wallMs) { n += 1 }
-        }
+        for r in records where merge(r, wallMs: wallMs) { n += 1 }
         return n
     }
 }

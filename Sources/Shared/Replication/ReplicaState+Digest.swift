@@ -1,22 +1,31 @@
 extension ReplicaState {
     /// SHA-256 over the canonical encoding of the visible state: every live record ordered
     /// by (collection, id), its fields ordered by name, each with its value and stamp.
-    /// Tombstones and local sequence numbers are not part of it: two replicas that show the
-    /// same records with the same winning writes have the same digest, and only those.
+    ///
+    /// Tombstones, local sequence numbers and the clock are not part of it: two replicas that
+    /// show the same records with the same winning writes have the same digest, and only
+    /// those (up to SHA-256 collisions).
+    ///
+    /// ```
+    /// varint liveRecordCount, then per record:
+    ///   string collection, string id, varint fieldCount, then per field:
+    ///     string name, signed varint wallMs, varint counter, varint replica, canonical value
+    /// ```
     public func digest() -> [UInt8] {
         var h = SHA256()
         var w = ByteWriter(capacity: 4096)
-        let live = records.filter { $0.value.tombstone == nil && !$0.value.fields.isEmpty }.sorted { $0.key < $1.key }
+        let live = slots.filter { $0.isUsed && $0.entry.isLive }.sorted { $0.key < $1.key }
         w.writeVarint(UInt64(live.count))
-        for (key, entry) in live {
-            w.writeString(key.collection)
-            w.writeString(key.id)
-            w.writeVarint(UInt64(entry.fields.count))
-            for name in entry.fields.keys.sorted(by: CanonicalEncoding.utf8Less) {
-                let reg = entry.fields[name]!
-                w.writeString(name)
-                w.writeSignedVarint(reg.stamp.wallMs); w.writeVarint(UInt64(reg.stamp.counter)); w.writeVarint(UInt64(reg.stamp.replica))
-                CanonicalEncoding.encode(reg.value, into: &w)
+        for s in live {
+            w.writeString(s.key.collection)
+            w.writeString(s.key.id)
+            w.writeVarint(UInt64(s.entry.registers.count))
+            for f in s.entry.registers {
+                w.writeString(f.name)
+                w.writeSignedVarint(f.register.stamp.wallMs)
+                w.writeVarint(UInt64(f.register.stamp.counter))
+                w.writeVarint(UInt64(f.register.stamp.replica))
+                CanonicalEncoding.encode(f.register.value, into: &w)
             }
             if w.count > 1 << 16 {
                 h.update(w.bytes)

@@ -3,25 +3,45 @@
 ///
 /// Every local write is stamped by the node's hybrid logical clock. Merging a peer's delta
 /// is commutative, associative and idempotent: for each field the register with the greater
-/// stamp wins; a tombstone beats every field of its record whatever the stamps (a deleted
-/// goal stays deleted even when the other device edited it offline; ids are never reused).
+/// stamp wins (equal stamps: the greater canonical value); a tombstone beats every field of
+/// its record whatever the stamps (a deleted goal stays deleted even when the other device
+/// edited it offline; ids are never reused).
 ///
+/// Storage: each record lives in a slot of an array, found through an index keyed by
+/// `RecordKey` (which hashes its content once), so a write hashes once and mutates in place.
 /// The state does no I/O. Changes since the last `drainChanges()` are listed so the shell
 /// can persist exactly those rows.
 public struct ReplicaState: Sendable {
     /// This replica's id (`DeviceRole.replicaID`).
     public let replica: UInt16
-    public private(set) var clock: HybridLogicalClock
-    public private(set) var records: [RecordKey: RecordEntry] = [:]
+    /// The clock that stamps local writes.
+    public internal(set) var clock: HybridLogicalClock
     /// Local change counter: every change here (own write or merged) takes the next value.
-    public private(set) var seq: UInt64 = 0
-    /// Records changed since the last `drainChanges()`.
-    public private(set) var changed: Set<RecordKey> = []
-    /// Records removed entirely (tombstone collected) since the last `drainChanges()`.
-    public private(set) var removed: Set<RecordKey> = []
-    /// Set false to skip change tracking (benchmarks of the pure merge).
+    public internal(set) var seq: UInt64 = 0
+    /// Set false to skip change tracking (benchmarks of the pure merge; nothing is persisted).
     public var tracksChanges = true
 
+    /// One record's place.
+    struct Slot: Sendable {
+        var key: RecordKey
+        var entry: RecordEntry
+        var isGrowOnly: Bool
+        var isUsed: Bool
+        /// Listed in `dirtySlots` (stays set on a freed slot until the next drain).
+        var isDirty: Bool
+    }
+
+    var index = RecordIndex()
+    var slots: [Slot] = []
+    var freeSlots: [Int] = []
+    var dirtySlots: [Int] = []
+    var removedKeys: Set<RecordKey> = []
+    /// Tombstones held (kept current so acknowledgements can skip the scan).
+    var heldTombstones = 0
+    /// The meta rows as last persisted (see `ReplicaPersistence.persistChanges`).
+    var persistedMeta: [UInt8] = []
+
+    /// An empty state for replica `replica`.
     public init(replica: UInt16) {
         self.replica = replica
         clock = HybridLogicalClock(replica: replica)
@@ -29,20 +49,36 @@ public struct ReplicaState: Sendable {
 
     // MARK: - Reading
 
+    /// The entry held for `key` (live, or a tombstone not yet collected).
+    public func entry(_ key: RecordKey) -> RecordEntry? {
+        slotIndex(of: key).map { slots[$0].entry }
+    }
+
+    /// Every entry held, live or tombstone (a snapshot: O(records)).
+    public var records: [RecordKey: RecordEntry] {
+        var out: [RecordKey: RecordEntry] = [:]
+        out.reserveCapacity(index.count)
+        for s in slots where s.isUsed { out[s.key] = s.entry }
+        return out
+    }
+
+    /// Number of entries held, tombstones included.
+    public var entryCount: Int { index.count }
+
     /// The live fields of a record; nil when absent or deleted.
     public func fields(_ key: RecordKey) -> [String: PlistValue]? {
-        guard let e = records[key], e.tombstone == nil, !e.fields.isEmpty else { return nil }
-        return e.fields.mapValues(\.value)
+        guard let e = entry(key), e.isLive else { return nil }
+        return e.values
     }
 
     /// True when the record has a tombstone here.
-    public func isDeleted(_ key: RecordKey) -> Bool { records[key]?.tombstone != nil }
+    public func isDeleted(_ key: RecordKey) -> Bool { entry(key)?.tombstone != nil }
 
     /// Every live record of `collection`, ordered by id.
     public func records(in collection: String) -> [(id: String, fields: [String: PlistValue])] {
-        records.filter { $0.key.collection == collection && $0.value.tombstone == nil && !$0.value.fields.isEmpty }
+        slots.filter { $0.isUsed && $0.key.collection == collection && $0.entry.isLive }
             .sorted { $0.key < $1.key }
-            .map { (id: $0.key.id, fields: $0.value.fields.mapValues(\.value)) }
+            .map { (id: $0.key.id, fields: $0.entry.values) }
     }
 
     /// A typed record.
@@ -57,8 +93,11 @@ public struct ReplicaState: Sendable {
 
     /// Number of live records in `collection`.
     public func count(in collection: String) -> Int {
-        records.reduce(0) { $0 + ($1.key.collection == collection && $1.value.tombstone == nil && !$1.value.fields.isEmpty ? 1 : 0) }
+        slots.reduce(0) { $0 + ($1.isUsed && $1.key.collection == collection && $1.entry.isLive ? 1 : 0) }
     }
+
+    /// Tombstones still held (for tests and figures).
+    public var tombstoneCount: Int { heldTombstones }
 
     // MARK: - Local writes
 
@@ -75,16 +114,25 @@ public struct ReplicaState: Sendable {
     /// Sets `values` on a record at wall time `wallMs`; all fields share one timestamp.
     @discardableResult
     public mutating func set(_ key: RecordKey, _ values: [String: PlistValue], wallMs: Int64) -> Result<HLCTimestamp, WriteRefusal> {
-        if let e = records[key] {
-            if e.tombstone != nil { return .failure(.recordDeleted(key)) }
-            if GrowOnlyCollections.names.contains(key.collection), !e.fields.isEmpty { return .failure(.immutableRecord(key)) }
-        }
+        if let slot = slotIndex(of: key), let refusal = refusal(writing: slot) { return .failure(refusal) }
         let stamp = clock.tick(wallMs: wallMs)
-        seq += 1
-        var entry = records[key] ?? RecordEntry()
-        for (name, value) in values { entry.fields[name] = Register(value: value, stamp: stamp, seq: seq) }
-        records[key] = entry
-        if tracksChanges { changed.insert(key) }
+        guard !values.isEmpty else { return .success(stamp) }
+        let slot = slotIndex(of: key) ?? makeSlot(key)
+        seq &+= 1
+        for (name, value) in values { slots[slot].entry.write(name, Register(value: value, stamp: stamp, seq: seq)) }
+        touch(slot)
+        return .success(stamp)
+    }
+
+    /// Sets one field of a record at wall time `wallMs` (the allocation-free fast path).
+    @discardableResult
+    public mutating func set(_ key: RecordKey, field name: String, to value: PlistValue, wallMs: Int64) -> Result<HLCTimestamp, WriteRefusal> {
+        let slot = slotIndex(of: key) ?? makeSlot(key)
+        if let refusal = refusal(writing: slot) { return .failure(refusal) }
+        let stamp = clock.tick(wallMs: wallMs)
+        seq &+= 1
+        slots[slot].entry.write(name, Register(value: value, stamp: stamp, seq: seq))
+        touch(slot)
         return .success(stamp)
     }
 
@@ -97,96 +145,73 @@ public struct ReplicaState: Sendable {
     /// Deletes a record: a tombstone that wins over every edit of it, now or later.
     @discardableResult
     public mutating func delete(_ key: RecordKey, wallMs: Int64) -> Result<HLCTimestamp, WriteRefusal> {
-        if GrowOnlyCollections.names.contains(key.collection) { return .failure(.notDeletable(key)) }
-        if let t = records[key]?.tombstone { return .success(t.stamp) }
+        if GrowOnlyCollections.contains(key.collection) { return .failure(.notDeletable(key)) }
+        if let t = entry(key)?.tombstone { return .success(t.stamp) }
         let stamp = clock.tick(wallMs: wallMs)
-        seq += 1
-        records[key] = RecordEntry(fields: [:], tombstone: Tombstone(stamp: stamp, seq: seq))
-        if tracksChanges { changed.insert(key) }
+        seq &+= 1
+        let slot = slotIndex(of: key) ?? makeSlot(key)
+        slots[slot].entry.markDeleted(Tombstone(stamp: stamp, seq: seq))
+        heldTombstones += 1
+        touch(slot)
         return .success(stamp)
     }
 
-    // MARK: - Merge
+    private func refusal(writing slot: Int) -> WriteRefusal? {
+        // Reads fields in place: copying the slot would retain and release its storage.
+        if slots[slot].entry.tombstone != nil { return .recordDeleted(slots[slot].key) }
+        if slots[slot].isGrowOnly, !slots[slot].entry.registers.isEmpty { return .immutableRecord(slots[slot].key) }
+        return nil
+    }
 
-    /// Merges one record received from the peer; returns true when anything changed here.
-    @discardableResult
-    public mutating func merge(_ key: RecordKey, fields incoming: [String: (value: PlistValue, stamp: HLCTimestamp)], tombstone: HLCTimestamp?, wallMs: Int64) -> Bool {
-        var entry = records[key] ?? RecordEntry()
-        var didChange = false
-        var maxStamp = HLCTimestamp.zero
-        if let t = tombstone {
-            maxStamp = t
-            if let existing = entry.tombstone {
-                if t > existing.stamp { entry.tombstone = Tombstone(stamp: t, seq: existing.seq) }
-            } else {
-                seq += 1
-                entry = RecordEntry(fields: [:], tombstone: Tombstone(stamp: t, seq: seq))
-                didChange = true
-            }
-        }
-        if entry.tombstone == nil {
-            var bumped = false
-            for (name, reg) in incoming {
-                if reg.stamp > maxStamp { maxStamp = reg.stamp }
-                if let mine = entry.fields[name], mine.stamp >= reg.stamp { continue }
-                if !bumped { seq += 1; bumped = true }
-                entry.fields[name] = Register(value: reg.value, stamp: reg.stamp, seq: seq)
-                didChange = true
-            }
+    // MARK: - Slots
+
+    /// Adds an empty slot for `key` (which MUST not have one).
+    mutating func makeSlot(_ key: RecordKey) -> Int {
+        let isGrowOnly = GrowOnlyCollections.contains(key.collection)
+        let i = freeSlots.popLast() ?? slots.count
+        indexInsert(key, slot: i)
+        if i < slots.count {
+            slots[i] = Slot(key: key, entry: RecordEntry(), isGrowOnly: isGrowOnly, isUsed: true, isDirty: slots[i].isDirty)
         } else {
-            for reg in incoming.values where reg.stamp > maxStamp { maxStamp = reg.stamp }
+            slots.append(Slot(key: key, entry: RecordEntry(), isGrowOnly: isGrowOnly, isUsed: true, isDirty: false))
         }
-        if maxStamp > .zero { clock.observe(maxStamp, wallMs: wallMs) }
-        if didChange {
-            records[key] = entry
-            if tracksChanges { changed.insert(key) }
-        }
-        return didChange
+        return i
     }
 
-    // MARK: - Tombstone collection
-
-    /// Removes tombstones whose local seq is at most `seqAcknowledged` (the peer has them).
-    /// Returns how many were collected.
-    @discardableResult
-    public mutating func collectTombstones(upTo seqAcknowledged: UInt64) -> Int {
-        let doomed = records.filter { ($0.value.tombstone?.seq ?? .max) <= seqAcknowledged }.map(\.key)
-        for k in doomed {
-            records[k] = nil
-            if tracksChanges { changed.remove(k); removed.insert(k) }
-        }
-        return doomed.count
+    /// Removes a record entirely (a collected tombstone).
+    mutating func freeSlot(_ i: Int) {
+        let key = slots[i].key
+        indexRemove(key)
+        if slots[i].entry.tombstone != nil { heldTombstones -= 1 }
+        slots[i].isUsed = false
+        slots[i].entry = RecordEntry()
+        freeSlots.append(i)
+        if tracksChanges { removedKeys.insert(key) }
     }
 
-    /// Removes received tombstones at once: the peer that sent one already holds it, and a
-    /// tombstone's fields are gone here, so nothing can be resurrected from this side.
-    mutating func collectTombstone(_ key: RecordKey) {
-        guard records[key]?.tombstone != nil else { return }
-        records[key] = nil
-        if tracksChanges { changed.remove(key); removed.insert(key) }
-    }
-
-    /// Tombstones still held (for tests and figures).
-    public var tombstoneCount: Int { records.values.reduce(0) { $0 + ($1.tombstone == nil ? 0 : 1) } }
-
-    // MARK: - Change tracking
-
-    /// The records changed and removed since the last call; clears both lists.
-    public mutating func drainChanges() -> (changed: [RecordKey], removed: [RecordKey]) {
-        defer { changed = []; removed = [] }
-        return (changed.sorted(), removed.sorted())
+    /// Notes that slot `i` changed, for `drainChanges()`.
+    mutating func touch(_ i: Int) {
+        guard tracksChanges, !slots[i].isDirty else { return }
+        slots[i].isDirty = true
+        dirtySlots.append(i)
     }
 
     // MARK: - Loading
 
     /// Restores a record read from the store (no stamping, no change tracking).
     public mutating func load(_ key: RecordKey, _ entry: RecordEntry) {
-        records[key] = entry
+        let slot = slotIndex(of: key) ?? makeSlot(key)
+        if slots[slot].entry.tombstone != nil { heldTombstones -= 1 }
+        if entry.tombstone != nil { heldTombstones += 1 }
+        slots[slot].entry = entry
         seq = max(seq, entry.maxSeq)
         if let t = entry.tombstone { clock.raise(to: t.stamp) }
-        for r in entry.fields.values { clock.raise(to: r.stamp) }
+        for f in entry.registers { clock.raise(to: f.register.stamp) }
     }
 
     /// Restores the change counter read from the store.
     public mutating func loadSeq(_ s: UInt64) { seq = max(seq, s) }
+
+    /// Restores the clock's last timestamp read from the store (it never goes back on restart).
+    public mutating func loadClock(_ last: HLCTimestamp) { clock.raise(to: last) }
 }

@@ -12,6 +12,19 @@
 ///   it applied the delete, so nothing can bring the record back.
 /// - After a store reset (corruption), the first delta carries `storeWasReset`: the peer then
 ///   resends everything, including what the reset replica itself had written.
+/// - A delta addressed to an earlier incarnation of this store (made before the peer learnt
+///   of the reset) is not applied: it may carry writes that lost to deletes this store no
+///   longer knows about, and the peer resends everything it holds once it learns of the reset.
+/// - A first contact (nothing ever received from the peer) is not a reset: nothing of the
+///   peer's is held here to resend. Only if our deltas were confirmed before the peer's
+///   first one arrived are our own changes resent, since the store that confirmed them
+///   may have been lost before it spoke (the node's deltas normally cross, so this is rare).
+///
+/// Why a delete never comes back: a tombstone is collected here only when a delta from the
+/// peer says it applied it; the channel is FIFO and exactly-once, so every later delta from
+/// the peer was made after the delete, and every earlier one arrived while the tombstone was
+/// still held (and lost to it). The receiver collects a received tombstone at once; if fields
+/// for it come back anyway (a write made after collecting it), the tombstone holder re-sends it.
 public struct ReplicaSync: Sendable, Equatable {
     /// What survives a restart (stored in the `replica_meta` table).
     public struct Persistent: Sendable, Equatable {
@@ -25,6 +38,7 @@ public struct ReplicaSync: Sendable, Equatable {
         public var ackedByPeer: UInt64 = 0
         /// The delta in flight: its `upToSeq`, and how many parts are still unconfirmed.
         public var inFlightUpTo: UInt64? = nil
+        /// Parts of the delta in flight not yet confirmed.
         public var inFlightPartsLeft: Int = 0
         /// The in-flight delta was addressed to a peer store that has since been reset.
         public var inFlightIsStale = false
@@ -35,17 +49,32 @@ public struct ReplicaSync: Sendable, Equatable {
         /// The peer sent tombstones: answer with an ack even when there is nothing else.
         public var owesAck = false
 
+        /// A new store's bookkeeping.
         public init(incarnation: UInt64) { self.incarnation = incarnation }
     }
 
+    /// The durable part.
     public var persistent: Persistent
+    /// This replica's id.
     public let replica: UInt16
+    /// The peer's replica id.
     public let peer: UInt16
     /// Largest encoded part; a user-info payload is limited to 65,536 bytes.
     public var maxPartBytes: Int
+    /// The last scan that found nothing to send. Not persisted; it spares a scan of every
+    /// record at every event of an idle node.
+    var quietScan: QuietScan?
 
+    struct QuietScan: Sendable, Equatable {
+        var seq: UInt64
+        var base: UInt64
+        var resend: Bool
+    }
+
+    /// Leaves room for the user-info wrapper under `PayloadLimits.userInfoBytes`.
     public static let defaultMaxPartBytes = 60_000
 
+    /// Sync between `replica` and `peer` with restored bookkeeping.
     public init(replica: UInt16, peer: UInt16, persistent: Persistent, maxPartBytes: Int = defaultMaxPartBytes) {
         self.replica = replica
         self.peer = peer
@@ -59,8 +88,14 @@ public struct ReplicaSync: Sendable, Equatable {
     public mutating func makeDelta(from state: ReplicaState) -> [ReplicaDelta]? {
         guard persistent.inFlightUpTo == nil else { return nil }
         let base = persistent.ackedByPeer
+        let mustSend = persistent.announceReset || persistent.owesAck
+        let scan = QuietScan(seq: state.seq, base: base, resend: persistent.resendPeerWrites)
+        if !mustSend, quietScan == scan { return nil }
         let records = state.changes(after: base, excludingWriter: persistent.resendPeerWrites ? nil : peer)
-        guard !records.isEmpty || persistent.announceReset || persistent.owesAck else { return nil }
+        guard !records.isEmpty || mustSend else {
+            quietScan = scan
+            return nil
+        }
         let template = ReplicaDelta(
             origin: replica, incarnation: persistent.incarnation, baseSeq: base, upToSeq: state.seq,
             ackIncarnation: persistent.peerIncarnation, ackSeq: persistent.peerWatermark,
@@ -95,6 +130,7 @@ public struct ReplicaSync: Sendable, Equatable {
         }
     }
 
+    /// An upper bound of the record's encoded size (ids and names counted in full).
     static func approximateSize(_ r: DeltaRecord) -> Int {
         var n = r.key.id.utf8.count + 24
         for f in r.fields { n += f.name.utf8.count + 24 + CanonicalEncoding.encodedSize(f.value) }
@@ -128,45 +164,75 @@ public struct ReplicaSync: Sendable, Equatable {
 
     /// What applying a received part did.
     public struct Received: Sendable, Equatable {
+        /// Records whose visible state or tombstone changed here.
         public var recordsChanged: Int
+        /// Tombstones removed: received ones, and ours the peer acknowledged.
         public var tombstonesCollected: Int
-        /// The peer announced a store reset.
+        /// The peer announced a store reset (not on first contact).
         public var peerWasReset: Bool
+        /// Set when the part was not applied, and why.
+        public var ignored: Ignored?
+    }
+
+    /// Why a received part was not applied.
+    public enum Ignored: Sendable, Equatable {
+        /// It came from another replica id than the peer's.
+        case wrongOrigin(UInt16)
+        /// It was made for an earlier incarnation of this store (before its reset).
+        case addressedToEarlierStore(UInt64)
     }
 
     /// Applies a part received from the peer and updates watermarks and tombstones.
     public mutating func receive(_ d: ReplicaDelta, into state: inout ReplicaState, wallMs: Int64) -> Received {
+        guard d.origin == peer else {
+            return Received(recordsChanged: 0, tombstonesCollected: 0, peerWasReset: false, ignored: .wrongOrigin(d.origin))
+        }
         var peerWasReset = false
         if d.storeWasReset && d.incarnation != persistent.peerIncarnation {
-            // The peer starts again from nothing: it needs everything, our own writes included.
-            peerWasReset = true
+            if persistent.peerIncarnation != 0 {
+                // The peer starts again from nothing: it needs everything, its own writes included.
+                peerWasReset = true
+                persistent.peerWatermark = 0
+                persistent.ackedByPeer = 0
+                persistent.resendPeerWrites = true
+                if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
+            } else if persistent.ackedByPeer > 0 {
+                // First contact, but a store we never heard from confirmed our deltas: it may
+                // have been lost before it spoke. Resend our changes (we hold none of its).
+                persistent.ackedByPeer = 0
+                if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
+            }
             persistent.peerIncarnation = d.incarnation
-            persistent.peerWatermark = 0
-            persistent.ackedByPeer = 0
-            persistent.resendPeerWrites = true
-            if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
         } else if persistent.peerIncarnation == 0 {
             persistent.peerIncarnation = d.incarnation
         }
+        guard d.ackIncarnation == 0 || d.ackIncarnation == persistent.incarnation else {
+            return Received(recordsChanged: 0, tombstonesCollected: 0, peerWasReset: peerWasReset,
+                            ignored: .addressedToEarlierStore(d.ackIncarnation))
+        }
         let changed = state.apply(d, wallMs: wallMs)
         var collected = 0
+        var receivedTombstones = false
         for r in d.records where r.tombstone != nil {
-            state.collectTombstone(r.key)
-            collected += 1
+            receivedTombstones = true
+            if state.collectTombstone(r.key) { collected += 1 }
         }
-        if collected > 0 { persistent.owesAck = true }
+        if receivedTombstones { persistent.owesAck = true }
         if d.incarnation == persistent.peerIncarnation, d.isLastPart, d.baseSeq <= persistent.peerWatermark {
             persistent.peerWatermark = max(persistent.peerWatermark, d.upToSeq)
         }
         if d.ackIncarnation == persistent.incarnation, d.ackSeq > 0 {
-            collected += state.collectTombstones(upTo: min(d.ackSeq, persistent.ackedByPeer))
+            // The peer applied everything of ours up to ackSeq (even if the confirmation of
+            // the transfer that carried it has not reached us yet).
+            collected += state.collectTombstones(upTo: d.ackSeq)
         }
-        return Received(recordsChanged: changed, tombstonesCollected: collected, peerWasReset: peerWasReset)
+        return Received(recordsChanged: changed, tombstonesCollected: collected, peerWasReset: peerWasReset, ignored: nil)
     }
 
     /// This store was found corrupt and started empty with a new incarnation.
     public mutating func storeWasReset(newIncarnation: UInt64) {
         persistent = Persistent(incarnation: newIncarnation)
         persistent.announceReset = true
+        quietScan = nil
     }
 }

@@ -30,9 +30,20 @@ public final class NodeHandle {
 
     /// Sends a command and returns its answer: `.ok(value)` or the error text.
     public func call(_ command: String) throws -> Result<PlistValue, NodeCallError> {
+        try answer(to: send(command), command)
+    }
+
+    /// Sends a command without waiting; `answer(to:)` collects the reply. Lets the conductor
+    /// ask both nodes at once.
+    public func send(_ command: String) throws -> Int {
         let tag = nextTag
         nextTag += 1
         try process.send("@\(tag) \(command)")
+        return tag
+    }
+
+    /// The answer to the command sent with `tag`.
+    public func answer(to tag: Int, _ command: String) throws -> Result<PlistValue, NodeCallError> {
         let prefix = "@\(tag) "
         let deadline = ChildProcess.monotonicMs() + Int64(replyTimeoutMs)
         while ChildProcess.monotonicMs() < deadline {

@@ -22,11 +22,18 @@ public struct ScenarioResult: Sendable {
     public var wallMs: Int64
     public var phoneDigest: String?
     public var watchDigest: String?
+    /// Remarks that are not checks (where state was kept…).
+    public var notes: [String] = []
+    /// The message timeline: which frames crossed, when, which were dropped or retried.
+    public var timeline: [String] = []
 
     /// A result that failed before it ran (unreadable or invalid file).
     public static func failedBeforeRunning(file: String, mode: String, error: String) -> ScenarioResult {
         ScenarioResult(name: file, file: file, mode: mode, passed: false, checks: [], error: error, stepsRun: 0, virtualMs: 0, wallMs: 0)
     }
+
+    /// Failed checks listed in the text report; the rest are counted (all are in the JSON).
+    static let maxFailuresShown = 20
 
     /// The report block of this scenario (text).
     public func text() -> String {
@@ -36,11 +43,19 @@ public struct ScenarioResult: Sendable {
         if let p = phoneDigest, let w = watchDigest {
             lines.append("  digests: phone \(p.prefix(16))…  watch \(w.prefix(16))…  \(p == w ? "equal" : "DIFFERENT")")
         }
+        var failuresShown = 0
+        var failuresHidden = 0
         for c in checks {
+            if !c.passed {
+                failuresShown += 1
+                if failuresShown > Self.maxFailuresShown { failuresHidden += 1; continue }
+            }
             let loc = c.location.map { "\($0): " } ?? ""
             lines.append("  \(c.passed ? "ok  " : "FAIL") \(loc)\(c.description)\(c.detail.isEmpty ? "" : " — \(c.detail)")")
         }
+        if failuresHidden > 0 { lines.append("  … and \(failuresHidden) more failures (see --json)") }
         if let e = error { lines.append("  error: \(e)") }
+        for n in notes { lines.append("  note: \(n)") }
         return lines.joined(separator: "\n")
     }
 
@@ -57,6 +72,8 @@ public struct ScenarioResult: Sendable {
         if let e = error { v["error"] = .string(e) }
         if let p = phoneDigest { v["phoneDigest"] = .string(p) }
         if let w = watchDigest { v["watchDigest"] = .string(w) }
+        v["timeline"] = .array(timeline.map { .string($0) })
+        v["notes"] = .array(notes.map { .string($0) })
         return .dictionary(v)
     }
 

@@ -46,4 +46,71 @@ public enum ScenarioAction: Sendable {
     case expectConverged
     /// A queried value of one node compared with a literal.
     case expectValue(DeviceRole, path: [String], ExpectOperator, PlistValue)
+    /// A node command that must be refused (its error text is shown in the report).
+    case expectRefusal(DeviceRole, NodeCommand)
+    /// A change to the link's faults.
+    case link(LinkFaultChange)
+    /// `kill -9` of a node (it stays down until `restart`).
+    case kill(DeviceRole)
+    /// Starts a killed node again over its store.
+    case restart(DeviceRole)
+    /// A change to a node's wall clock.
+    case clock(DeviceRole, ClockChange)
+    /// Kills the node, writes random bytes into its store file, and restarts it.
+    case corruptStore(DeviceRole)
+}
+
+/// A change to the link faults (`link …` steps).
+public enum LinkFaultChange: Sendable, Equatable {
+    case down, up, reset, clear
+    case latency(Int64, jitterMs: Int64)
+    case bandwidth(Int64?)
+    case loss(Double), duplicate(Double), reorder(Double)
+    case slice(Int?)
+    case closeAfter(Int64?)
+
+    /// Applies the change to the current faults.
+    public func apply(to f: inout LinkFaults) {
+        switch self {
+        case .down: f.down = true
+        case .up: f.down = false
+        case .reset: break
+        case .clear: f = LinkFaults()
+        case .latency(let l, let j): f.latencyMs = l; f.jitterMs = j
+        case .bandwidth(let b): f.bandwidthBytesPerSecond = b
+        case .loss(let p): f.lossPercent = p
+        case .duplicate(let p): f.duplicatePercent = p
+        case .reorder(let p): f.reorderPercent = p
+        case .slice(let n): f.sliceBytes = n
+        case .closeAfter(let n): f.closeAfterBytes = n
+        }
+    }
+
+    /// The change that undoes this one (for `… for DURATION`).
+    public var inverse: LinkFaultChange? {
+        switch self {
+        case .down: .up
+        case .up, .reset, .clear: nil
+        case .latency: .latency(0, jitterMs: 0)
+        case .bandwidth: .bandwidth(nil)
+        case .loss: .loss(0)
+        case .duplicate: .duplicate(0)
+        case .reorder: .reorder(0)
+        case .slice: .slice(nil)
+        case .closeAfter: .closeAfter(nil)
+        }
+    }
+}
+
+/// A change to a node's wall clock (`clock ROLE …` steps). The monotonic clock that drives
+/// timers is never touched: only the wall time the node stamps writes and reads days from.
+public enum ClockChange: Sendable, Equatable {
+    /// Jumps the wall clock by this much (negative: back).
+    case bump(Int64)
+    /// The wall clock runs fast (positive) or slow by this many parts per million.
+    case drift(ppm: Int64)
+    /// The wall clock stops / starts again.
+    case freeze, unfreeze
+    /// Back to true time.
+    case reset
 }

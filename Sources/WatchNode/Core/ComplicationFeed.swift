@@ -52,13 +52,15 @@ public struct ComplicationFeed: Sendable, Hashable {
 
     public let settings: Settings
     /// Entries shown so far, oldest first; the last one is on the watch face.
-    public private(set) var timeline: [ComplicationEntry] = []
+    public internal(set) var timeline: [ComplicationEntry] = []
     /// Times of the reloads that count against the budget, oldest first.
-    public private(set) var countedReloadsMs: [EpochMs] = []
+    public internal(set) var countedReloadsMs: [EpochMs] = []
     /// The newest value waiting for budget.
-    public private(set) var pending: ComplicationGauge?
+    public internal(set) var pending: ComplicationGauge?
     /// The latest known values (shown or pending).
-    public private(set) var latest: ComplicationGauge
+    public internal(set) var latest: ComplicationGauge
+    /// Every reload so far (counted or not), for reports.
+    public internal(set) var totalReloads = 0
 
     /// A feed that starts showing nothing, with today's steps 0 against `stepGoal`.
     public init(stepGoal: Int, settings: Settings = .defaults) {
@@ -97,6 +99,12 @@ public struct ComplicationFeed: Sendable, Hashable {
         request(ComplicationGauge(steps: info.steps, stepGoal: info.stepGoal ?? latest.stepGoal), at: nowMs, appInForeground: false)
     }
 
+    /// Today's steps, the step goal, or both changed: one reload for the new gauge (two
+    /// separate calls would spend two reloads of the budget).
+    public mutating func show(_ gauge: ComplicationGauge, at nowMs: EpochMs, appInForeground: Bool = false) -> ComplicationReloadOutcome {
+        request(gauge, at: nowMs, appInForeground: appInForeground)
+    }
+
     /// Time passed: applies the pending value if the budget has freed.
     public mutating func onTick(at nowMs: EpochMs) -> ComplicationReloadOutcome {
         guard let value = pending else { return .unchanged }
@@ -122,6 +130,7 @@ public struct ComplicationFeed: Sendable, Hashable {
             countedReloadsMs.append(now)
         }
         pending = nil
+        totalReloads += 1
         let entry = ComplicationEntry(dateMs: now, gauge: gauge)
         timeline.append(entry)
         if timeline.count > Self.maxTimelineEntries { timeline.removeFirst(timeline.count - Self.maxTimelineEntries) }

@@ -1,0 +1,43 @@
+import PeerLink
+import Shared
+
+/// The countdown goals on the phone: the shared `CountdownCommands` controller over the goals
+/// and profile of the replicated state.
+///
+/// Goals created here take ids `goal-<n>`: n counts up in the phone's local state and skips
+/// every id the replica holds, live or deleted (ids are never reused, and a tombstone would
+/// delete a new goal with an old id).
+extension PhoneApp {
+    /// The live goals.
+    func goals(_ ctx: NodeContext) -> [CountdownGoal] { ctx.replica.all(CountdownGoal.self) }
+
+    /// The profile record, if written.
+    func profile(_ ctx: NodeContext) -> UserProfile? { ctx.replica.record(UserProfile.self, id: UserProfile.recordID) }
+
+    /// The controller's input at this moment; `newGoalID` is the id the next goal would take.
+    func countdownInput(_ ctx: NodeContext) -> CountdownCommandInput {
+        CountdownCommandInput(
+            goals: goals(ctx), profile: profile(ctx), deletion: deletion, nowMs: ctx.now, calendar: ctx.calendar,
+            language: ctx.language, newGoalID: nextGoalID(ctx).id)
+    }
+
+    /// The next free phone goal id and the counter it uses.
+    func nextGoalID(_ ctx: NodeContext) -> (id: String, counter: Int) {
+        CountdownCommands.makeGoalID(prefix: Self.goalIDPrefix, after: state.ids.goal) { id in
+            let key = RecordKey(CountdownGoal.collection, id)
+            return ctx.replica.records[key] != nil
+        }
+    }
+
+    /// `goal …`, `goals`, `profile …`: runs the controller and applies its writes.
+    mutating func goalCommand(_ words: [String], _ ctx: inout NodeContext) -> CommandReply {
+        let next = nextGoalID(ctx)
+        guard let result = CountdownCommands.run(words, countdownInput(ctx)) else { return .error("unknown command") }
+        deletion = result.deletion
+        guard result.isOK else { return .error(result.text) }
+        if let refusal = ctx.apply(result.writes) { return .error("not stored: \(refusal)") }
+        if result.usedNewGoalID { state.ids.goal = next.counter }
+        if result.changesRecords { onGoalsChanged(&ctx) }
+        return .ok(result.value, text: result.text)
+    }
+}

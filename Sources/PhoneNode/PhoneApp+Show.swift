@@ -1,0 +1,135 @@
+import PeerLink
+import Shared
+
+/// `show SCREEN`: each screen as readable text (the reply's text) and as JSON (its value).
+/// The same screens back `phone-node show …` on a state directory.
+extension PhoneApp {
+    /// The screens `show` knows.
+    public static let screens = ["dashboard", "history", "settings", "widgets", "notifications", "goals", "workouts", "live", "effects", "help"]
+
+    /// `show dashboard | history [weekly|monthly] | settings | widgets | notifications | goals |
+    /// workouts | live | effects | help`.
+    func show(_ args: [String], _ ctx: NodeContext) -> CommandReply {
+        let l = ctx.language
+        switch args.first {
+        case "dashboard", nil:
+            let d = dashboard(ctx)
+            var value = d.jsonValue().dictionaryValue ?? [:]
+            var lines = [d.text(l)]
+            if state.auth.authorization.needsAuthorizationRequest { lines.append(L10n.phoneAuthorizationNeeded(l)) }
+            if let live = state.live {
+                value["liveWorkout"] = live.plistValue
+                lines.append(liveText(ctx) ?? "")
+            }
+            return .ok(.dictionary(value), text: lines.joined(separator: "\n"))
+        case "history":
+            let range = args.count > 1 ? FitnessHistoryRange(rawValue: args[1]) : .weekly
+            guard let range else { return .error("usage: show history [weekly|monthly]") }
+            let h = history(range, ctx)
+            return .ok(h.jsonValue(), text: h.text(l))
+        case "settings":
+            return .ok(settingsScreenValue(ctx), text: settingsScreenText(ctx))
+        case "widgets":
+            return .ok(widgetsValue(ctx), text: widgetsText(ctx))
+        case "notifications":
+            return .ok(notificationsValue(), text: notificationsText(ctx))
+        case "goals":
+            let result = CountdownCommands.run(["goal", "list"], countdownInput(ctx))!
+            let widget = countdownWidgetTimeline()?.text(l) ?? L10n.phoneWidgetNotLoaded(l)
+            return .ok(result.value, text: "\(L10n.phoneGoals(l))\n\(result.text)\n[widget] \(widget)")
+        case "workouts":
+            let all = workouts(ctx)
+            let value = PlistValue.array(all.map { .dictionary($0.fields.merging(["id": .string($0.id)]) { a, _ in a }) })
+            let lines = all.map { w in
+                "\(PhoneTime.dateTime(w.startMs, ctx.calendar)) \(Self.activityName(w.activity)(l)) \(Self.stateName(w.state)(l)) "
+                    + "\(FitnessFormat.kcal(w.totalEnergyKcal)) \(FitnessFormat.bpm(w.heartRateAverage)) [\(w.id)]"
+            }
+            return .ok(value, text: ([L10n.phoneWorkouts(l) + " (\(all.count))"] + lines).joined(separator: "\n"))
+        case "live":
+            return .ok(state.live?.plistValue ?? .dictionary([:]), text: liveText(ctx) ?? L10n.fitnessPlaceholder(l))
+        case "effects":
+            let items = state.effects.map { PlistValue.dictionary(["at": .int($0.atMs), "kind": .string($0.effect.kind), "payload": $0.effect.payload]) }
+            let lines = state.effects.map { "\(PhoneTime.dateTime($0.atMs, ctx.calendar)) \($0.effect.payload.jsonString())" }
+            return .ok(.array(items), text: lines.isEmpty ? "no effects" : lines.joined(separator: "\n"))
+        case "help":
+            return .ok(.string(Self.help), text: Self.help)
+        default:
+            return .error("usage: show \(Self.screens.joined(separator: "|"))")
+        }
+    }
+
+    // MARK: - View models
+
+    /// The dashboard tab at this moment.
+    func dashboard(_ ctx: NodeContext) -> FitnessDashboard {
+        FitnessDashboard.make(
+            samples: samples(ctx), settings: settings(ctx), authorization: state.auth.authorization,
+            nowMs: ctx.now, calendar: ctx.calendar, statistics: statistics)
+    }
+
+    /// The history tab at this moment.
+    func history(_ range: FitnessHistoryRange, _ ctx: NodeContext) -> FitnessHistory {
+        FitnessHistory.make(
+            samples: samples(ctx), range: range, settings: settings(ctx), authorization: state.auth.authorization,
+            nowMs: ctx.now, calendar: ctx.calendar, statistics: statistics)
+    }
+
+    /// Every widget's current entry, policy and budget.
+    func widgetsValue(_ ctx: NodeContext) -> PlistValue {
+        let w = state.widgets, c = state.countdownWidget
+        func budget(_ used: Int, _ day: CivilDate?, _ reloads: Int, _ denied: Int, _ next: EpochMs?) -> PlistValue {
+            let b = Self.budget(day: day, used: used, calendar: ctx.calendar)
+            var d: [String: PlistValue] = [
+                "limit": .int(Int64(b.dailyLimit)), "used": .int(Int64(b.dailyLimit - b.remaining(nowMs: ctx.now))),
+                "remaining": .int(Int64(b.remaining(nowMs: ctx.now))), "reloads": .int(Int64(reloads)), "denied": .int(Int64(denied)),
+            ]
+            if let next { d["nextReload"] = .int(next) }
+            return .dictionary(d)
+        }
+        var v: [String: PlistValue] = [
+            "fitnessBudget": budget(w.budgetUsed, w.budgetDay, w.reloads, w.denied, w.nextReloadMs),
+            "countdownBudget": budget(c.budgetUsed, c.budgetDay, c.reloads, c.denied, c.nextReloadMs),
+            "url": .string(FitnessWidgets.deepLink), "accentColor": .string(FitnessWidgets.accentColorHex),
+        ]
+        if let s = smallWidgetEntry() { v["small"] = s.jsonValue() }
+        if let m = mediumWidgetEntry() { v["medium"] = m.jsonValue() }
+        if let next = w.nextReloadMs { v["policy"] = FitnessWidgetReloadPolicy.after(next).plistValue }
+        if let t = countdownWidgetTimeline() { v["countdown"] = t.jsonValue(ctx.language) }
+        if let g = w.appGroup { v["appGroup"] = g.plistValue }
+        return .dictionary(v)
+    }
+
+    /// The widgets as text.
+    func widgetsText(_ ctx: NodeContext) -> String {
+        let l = ctx.language, none = L10n.phoneWidgetNotLoaded(l)
+        let fitness = Self.budget(day: state.widgets.budgetDay, used: state.widgets.budgetUsed, calendar: ctx.calendar)
+        let countdown = Self.budget(day: state.countdownWidget.budgetDay, used: state.countdownWidget.budgetUsed, calendar: ctx.calendar)
+        func used(_ b: FitnessWidgetReloadBudget) -> String {
+            L10n.phoneWidgetReloads(used: b.dailyLimit - b.remaining(nowMs: ctx.now), limit: b.dailyLimit)(l)
+        }
+        return [
+            L10n.phoneWidgets(l),
+            "[small] \(smallWidgetEntry()?.text(l) ?? none)",
+            "[medium] \(mediumWidgetEntry()?.text(l) ?? none)",
+            "  \(FitnessWidgets.deepLink) — \(used(fitness))",
+            "[countdown] \(countdownWidgetTimeline()?.text(l) ?? none)",
+            "  \(countdownWidgetTimeline()?.current?.link.url ?? CountdownDeepLink.list.url) — \(used(countdown))",
+        ].joined(separator: "\n")
+    }
+
+    // MARK: - Help
+
+    /// The command summary (`show help`).
+    static let help = """
+        health:   steps N | energy KCAL [--from T] [--to T] [--source phone|watch]; hr BPM [--at T]; sleep STAGE FROM TO
+                  authorize grant|deny steps|activeEnergy|heartRate|sleepAnalysis|all
+        motion:   motion FLAGS CONFIDENCE [--at T]; live STATE [--hr BPM] [--kcal KCAL] [--elapsed S]
+        settings: settings step-goal N | settings notifications|weekly-summary|run-detection on|off
+        notify:   notification respond ID|last accept|dismiss
+        export:   export csv
+        app:      app foreground|background
+        goals:    \(CountdownCommands.usage)
+        show:     show \(screens.joined(separator: "|"))   (T: HH:MM[:SS], ISO date-time with offset, or epoch ms)
+        queries:  see docs/PHONE.md
+        """
+}

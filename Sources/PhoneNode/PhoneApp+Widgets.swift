@@ -1,0 +1,122 @@
+import PeerLink
+import Shared
+
+/// The home-screen widgets: the fitness widgets (small and medium, from the App Group) and the
+/// countdown widget (the top goal), each with WidgetKit's daily reload budget.
+///
+/// Rules:
+/// - The app writes the App Group snapshot when it runs with new data (foreground, the step
+///   observer's delivery, settings and authorization changes). A fitness timeline shows the
+///   App Group as it is at the reload, with policy `.after(now + 15 min)`.
+/// - A snapshot saved on another local day has no "today" values: the widget shows "—" for
+///   steps and calories until the app writes a new one (never yesterday's steps as today's).
+/// - Every reload asks the budget (72 a day per widget kind; free while the app is in the
+///   foreground). A denied reload keeps the old timeline and WidgetKit asks again after the
+///   next local midnight, when the budget resets.
+/// - The countdown widget reloads when the top goal or the birth date changes, when the time
+///   zone changes, and at each local midnight (its policy), so the count follows the date.
+extension PhoneApp {
+    // MARK: - Fitness widgets
+
+    /// Writes today's values to the App Group (what the widgets and the complication read).
+    mutating func refreshAppGroup(_ ctx: inout NodeContext) {
+        state.widgets.appGroup = FitnessWidgetSnapshot.make(
+            samples: samples(ctx), settings: settings(ctx), authorization: state.auth.authorization,
+            nowMs: ctx.now, calendar: ctx.calendar, statistics: statistics)
+    }
+
+    /// Asks WidgetKit to reload the fitness widgets; on a grant they show the App Group.
+    mutating func reloadFitnessWidgets(_ ctx: inout NodeContext) {
+        var budget = Self.budget(day: state.widgets.budgetDay, used: state.widgets.budgetUsed, calendar: ctx.calendar)
+        let decision = budget.requestReload(now: ctx.now, appInForeground: state.app.isForeground)
+        state.widgets.budgetDay = budget.day
+        state.widgets.budgetUsed = budget.usedToday
+        switch decision {
+        case .granted:
+            state.widgets.shown = Self.forToday(state.widgets.appGroup, nowMs: ctx.now, calendar: ctx.calendar, settings: settings(ctx))
+            state.widgets.entryMs = ctx.now
+            state.widgets.nextReloadMs = FitnessWidgets.refreshIntervalMs + ctx.now
+            state.widgets.reloads += 1
+        case .denied:
+            state.widgets.denied += 1
+            state.widgets.nextReloadMs = CountdownCalendar.nextLocalMidnight(after: ctx.now, calendar: ctx.calendar)
+        }
+    }
+
+    /// The App Group snapshot as a widget may show it at `nowMs`: none yet → every value "—";
+    /// saved on another local day → no today values.
+    static func forToday(_ snapshot: FitnessWidgetSnapshot?, nowMs: EpochMs, calendar: LocalCalendar, settings: AppSettings) -> FitnessWidgetSnapshot {
+        guard var s = snapshot else { return FitnessWidgets.placeholderSnapshot(stepGoal: settings.stepGoal) }
+        if let saved = s.savedAtMs, calendar.civilDate(saved) != calendar.civilDate(nowMs) {
+            s.todaySteps = nil
+            s.todayCaloriesKcal = nil
+        }
+        return s
+    }
+
+    /// The small widget's current entry; nil before the first timeline.
+    func smallWidgetEntry() -> FitnessSmallWidgetEntry? {
+        guard let at = state.widgets.entryMs, let s = state.widgets.shown else { return nil }
+        return FitnessSmallWidgetEntry(dateMs: at, snapshot: s)
+    }
+
+    /// The medium widget's current entry; nil before the first timeline.
+    func mediumWidgetEntry() -> FitnessMediumWidgetEntry? {
+        guard let at = state.widgets.entryMs, let s = state.widgets.shown else { return nil }
+        return FitnessMediumWidgetEntry(dateMs: at, snapshot: s)
+    }
+
+    // MARK: - Countdown widget
+
+    /// Goals or the birth date changed: the app reloads the widget when what it shows (the
+    /// top goal, the birth date) changed, and closes a confirmation dialog whose goal is gone.
+    mutating func onGoalsChanged(_ ctx: inout NodeContext) {
+        _ = deletion.onGoalsChanged(goals(ctx))
+        let top = CountdownGoalBook.top(goals(ctx))
+        let birth = profile(ctx)?.birthDate
+        if top != state.countdownWidget.top || birth != state.countdownWidget.birthDate || state.countdownWidget.entryMs == nil {
+            reloadCountdownWidget(&ctx)
+        }
+    }
+
+    /// Asks WidgetKit to reload the countdown widget; on a grant it shows the top goal counted
+    /// from today, until the next local midnight.
+    mutating func reloadCountdownWidget(_ ctx: inout NodeContext) {
+        var budget = Self.budget(day: state.countdownWidget.budgetDay, used: state.countdownWidget.budgetUsed, calendar: ctx.calendar)
+        let decision = budget.requestReload(now: ctx.now, appInForeground: state.app.isForeground)
+        state.countdownWidget.budgetDay = budget.day
+        state.countdownWidget.budgetUsed = budget.usedToday
+        let midnight = CountdownCalendar.nextLocalMidnight(after: ctx.now, calendar: ctx.calendar)
+        state.countdownWidget.nextReloadMs = midnight
+        switch decision {
+        case .granted:
+            state.countdownWidget.top = CountdownGoalBook.top(goals(ctx))
+            state.countdownWidget.birthDate = profile(ctx)?.birthDate
+            state.countdownWidget.entryMs = ctx.now
+            state.countdownWidget.entryDay = ctx.calendar.civilDate(ctx.now)
+            state.countdownWidget.reloads += 1
+        case .denied:
+            state.countdownWidget.denied += 1
+        }
+    }
+
+    /// The countdown widget's current timeline; nil before the first reload.
+    func countdownWidgetTimeline() -> CountdownWidgetTimeline? {
+        let w = state.countdownWidget
+        guard let at = w.entryMs, let day = w.entryDay else { return nil }
+        let display = w.top.map { CountdownDisplay(goal: $0, birthDate: w.birthDate, today: day) }
+        return CountdownWidgetTimeline(
+            entries: [CountdownWidgetEntry(dateMs: at, goal: display)], policy: w.nextReloadMs.map { .after($0) } ?? .atEnd)
+    }
+
+    // MARK: - Budget
+
+    /// A reload budget holding `used` reloads counted on `day` (rebuilt from the two stored numbers).
+    static func budget(day: CivilDate?, used: Int, calendar: LocalCalendar) -> FitnessWidgetReloadBudget {
+        var b = FitnessWidgetReloadBudget(calendar: calendar)
+        guard let day else { return b }
+        let noon = calendar.instant(day, hour: 12)
+        for _ in 0..<min(used, b.dailyLimit) { _ = b.requestReload(now: noon, appInForeground: false) }
+        return b
+    }
+}

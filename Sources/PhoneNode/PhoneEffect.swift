@@ -1,0 +1,114 @@
+import PeerLink
+import Shared
+
+/// Something the phone asks the link to do for it: a directive, as data.
+///
+/// The core produces these and hands each to `PhoneApp.perform(_:_:)`, the one adapter
+/// between the app and the link's channels. Until the link offers `sendMessage` and
+/// `transferCurrentComplicationUserInfo`, the adapter records them (`show effects`, query
+/// `effects …`) instead of sending them.
+public enum PhoneEffect: Sendable, Equatable {
+    /// Ask the watch to start a workout credited from `startMs`
+    /// (`HKHealthStore.startWatchApp(with:)`). Payload:
+    /// `["startWorkout": ["activity": "running", "startMs": ms]]`.
+    case startWatchWorkout(activity: WorkoutActivityType, startMs: EpochMs)
+    /// Push today's activity to the watch's step complication
+    /// (`transferCurrentComplicationUserInfo`; the link owns the 50-a-day budget). Payload:
+    /// `["complication": App Group snapshot]` (`todaySteps`, `stepGoal`, `todayCalories`,
+    /// `latestHeartRate`, `savedAt`; missing values absent).
+    case pushComplication(FitnessWidgetSnapshot)
+
+    /// The payload key of `startWatchWorkout`.
+    public static let startWorkoutKey = "startWorkout"
+    /// The payload key of `pushComplication`.
+    public static let complicationKey = "complication"
+
+    /// `startWorkout` or `complication`.
+    public var kind: String {
+        switch self {
+        case .startWatchWorkout: Self.startWorkoutKey
+        case .pushComplication: Self.complicationKey
+        }
+    }
+
+    /// The user-info / message dictionary the link carries to the watch.
+    public var payload: PlistValue {
+        switch self {
+        case .startWatchWorkout(let activity, let startMs):
+            [Self.startWorkoutKey: ["activity": .string(activity.rawValue), "startMs": .int(startMs)]]
+        case .pushComplication(let snapshot):
+            [Self.complicationKey: snapshot.plistValue]
+        }
+    }
+
+    /// Rebuilds an effect from its payload; nil for anything else.
+    public init?(payload p: PlistValue) {
+        if let s = p[Self.startWorkoutKey] {
+            guard let a = s["activity"]?.stringValue.flatMap(WorkoutActivityType.init(rawValue:)), let at = s["startMs"]?.intValue else { return nil }
+            self = .startWatchWorkout(activity: a, startMs: at)
+        } else if let c = p[Self.complicationKey], let snapshot = FitnessWidgetSnapshot(plistValue: c) {
+            self = .pushComplication(snapshot)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// A workout running on the watch, as mirrored to the phone (live metrics).
+///
+/// Wire shape (a message or user info from the watch):
+/// `["live": ["state": "running", "activity": "running", "workoutId": "…", "startMs": ms,
+/// "elapsedMs": ms, "heartRate": bpm, "energyKcal": kcal, "atMs": ms]]`; only `state` is
+/// required (`WorkoutSessionState` names), `activity` defaults to running.
+public struct LiveWorkout: Sendable, Equatable {
+    /// The key of the payload.
+    public static let payloadKey = "live"
+
+    /// The session state on the watch.
+    public var state: WorkoutSessionState
+    /// The activity type (running when the payload omits it).
+    public var activity: WorkoutActivityType
+    /// The watch's workout id, if sent.
+    public var workoutID: String?
+    /// When the workout began on the watch.
+    public var startMs: EpochMs?
+    /// Elapsed time excluding pauses.
+    public var elapsedMs: Int64?
+    /// The latest heart rate, bpm.
+    public var heartRateBpm: Double?
+    /// Active energy so far, kcal.
+    public var energyKcal: Double?
+    /// The watch's time of the metrics.
+    public var atMs: EpochMs?
+    /// When the phone received them.
+    public var receivedMs: EpochMs
+
+    /// Reads the inner dictionary of a `["live": …]` payload; nil when `state` is missing or unknown.
+    public init?(fields p: PlistValue, receivedMs: EpochMs) {
+        guard let s = p["state"]?.stringValue.flatMap(WorkoutSessionState.init(rawValue:)) else { return nil }
+        state = s
+        activity = p["activity"]?.stringValue.flatMap(WorkoutActivityType.init(rawValue:)) ?? .running
+        workoutID = p["workoutId"]?.stringValue
+        startMs = p["startMs"]?.intValue
+        elapsedMs = p["elapsedMs"]?.intValue
+        heartRateBpm = p["heartRate"]?.doubleValue
+        energyKcal = p["energyKcal"]?.doubleValue
+        atMs = p["atMs"]?.intValue
+        self.receivedMs = receivedMs
+    }
+
+    /// True while the workout keeps the watch busy (prepared, running or paused).
+    public var isActive: Bool { state == .prepared || state == .running || state == .paused }
+
+    /// The inner dictionary (the wire shape), plus `receivedMs`.
+    public var plistValue: PlistValue {
+        var d: [String: PlistValue] = ["state": .string(state.rawValue), "activity": .string(activity.rawValue), "receivedMs": .int(receivedMs)]
+        if let workoutID { d["workoutId"] = .string(workoutID) }
+        if let startMs { d["startMs"] = .int(startMs) }
+        if let elapsedMs { d["elapsedMs"] = .int(elapsedMs) }
+        if let heartRateBpm { d["heartRate"] = .double(heartRateBpm) }
+        if let energyKcal { d["energyKcal"] = .double(energyKcal) }
+        if let atMs { d["atMs"] = .int(atMs) }
+        return .dictionary(d)
+    }
+}

@@ -1,0 +1,170 @@
+import Shared
+
+/// The phone app's own durable state (not replicated): everything it must find again after a
+/// restart that is not in the replicated state. It lives in the node's local table, one key
+/// per part (`PhoneState.Key`), and only the parts that changed are rewritten.
+struct PhoneState: Sendable, Equatable {
+    /// The local-table keys, one per part.
+    enum Key {
+        static let ids = "phone.ids"
+        static let auth = "phone.auth"
+        static let app = "phone.app"
+        static let notifications = "phone.notifications"
+        static let motion = "phone.motion"
+        static let widgets = "phone.widgets"
+        static let countdownWidget = "phone.countdownWidget"
+        static let observer = "phone.observer"
+        static let exports = "phone.exports"
+        static let effects = "phone.effects"
+        static let live = "phone.live"
+    }
+
+    var ids = IDCounters()
+    var auth = AuthorizationState()
+    var app = AppPresence()
+    var notifications = NotificationState()
+    /// Motion samples since the last one that ended a run (replayed to rebuild the detector).
+    var motion: [MotionActivitySample] = []
+    var widgets = FitnessWidgetState()
+    var countdownWidget = CountdownWidgetState()
+    var observer = StepObserverState()
+    var exports: [ExportRecord] = []
+    var effects: [EffectRecord] = []
+    var live: LiveWorkout?
+}
+
+// MARK: - Parts
+
+/// Counters that make ids deterministic.
+struct IDCounters: Sendable, Equatable {
+    /// Samples written by this phone so far.
+    var sample = 0
+    /// The highest goal number used (`goal-<n>`).
+    var goal = 0
+}
+
+/// HealthKit read authorization and when it was first requested.
+struct AuthorizationState: Sendable, Equatable {
+    /// When the first launch showed the request; nil before the first launch.
+    var requestedMs: EpochMs?
+    var authorization = HealthAuthorization.initial
+}
+
+/// The app's foreground state and the calendar facts it has acted on.
+struct AppPresence: Sendable, Equatable {
+    /// The node starts with the app in the background (launched by the system); `app
+    /// foreground` is the user opening it.
+    var isForeground = false
+    /// The time zone the pending notifications were computed in.
+    var timeZone: String?
+    /// The local day the goal counts were last recomputed for.
+    var countdownDay: CivilDate?
+    /// How many times the goal counts were recomputed (launch, foreground, date change).
+    var recomputes = 0
+}
+
+/// A delivered notification, as the notification centre lists it.
+struct DeliveredNotification: Sendable, Equatable {
+    var notification: PendingNotification
+    var deliveredMs: EpochMs
+    /// For a run prompt: when the run began (the workout is credited from then).
+    var runStartMs: EpochMs?
+    /// `accept` or `dismiss` once the user answered.
+    var response: String?
+    var respondedMs: EpochMs?
+}
+
+/// Pending and delivered notifications.
+struct NotificationState: Sendable, Equatable {
+    /// Delivered notifications kept for `show notifications` and queries.
+    static let maxDeliveredKept = 100
+
+    var pending = PendingNotificationList()
+    /// The run start of the pending run prompt (delivered at once unless dated later).
+    var pendingRunStartMs: EpochMs?
+    /// The most recent delivered notifications, oldest first.
+    var delivered: [DeliveredNotification] = []
+    /// Every notification delivered since install (the list above is trimmed).
+    var deliveredTotal = 0
+    /// Run prompts not shown because the settings turn them off.
+    var suppressedRunPrompts = 0
+
+    mutating func record(_ d: DeliveredNotification) {
+        delivered.append(d)
+        deliveredTotal += 1
+        if delivered.count > Self.maxDeliveredKept { delivered.removeFirst(delivered.count - Self.maxDeliveredKept) }
+    }
+}
+
+/// The fitness widgets (small and medium reload together, so they share one budget).
+struct FitnessWidgetState: Sendable, Equatable {
+    /// What the app last wrote to the App Group.
+    var appGroup: FitnessWidgetSnapshot?
+    /// The snapshot the current timeline shows (read from the App Group at its reload).
+    var shown: FitnessWidgetSnapshot?
+    /// The current timeline's entry date; nil before the first timeline.
+    var entryMs: EpochMs?
+    /// When WidgetKit asks again: the policy's `.after` time, or the next local midnight after
+    /// a denied reload (the budget is spent until then).
+    var nextReloadMs: EpochMs?
+    var budgetDay: CivilDate?
+    var budgetUsed = 0
+    /// Reloads granted / denied since install.
+    var reloads = 0
+    var denied = 0
+}
+
+/// The countdown widget: the top goal as it was at the last reload.
+struct CountdownWidgetState: Sendable, Equatable {
+    /// The top goal at the last reload; nil when there was none.
+    var top: CountdownGoal?
+    var birthDate: CivilDate?
+    var entryMs: EpochMs?
+    /// The local day the entry counts from.
+    var entryDay: CivilDate?
+    /// The next local midnight (the policy), or the next one after a denied reload.
+    var nextReloadMs: EpochMs?
+    var budgetDay: CivilDate?
+    var budgetUsed = 0
+    var reloads = 0
+    var denied = 0
+}
+
+/// HealthKit's observer query on steps with background delivery (at most hourly).
+struct StepObserverState: Sendable, Equatable {
+    /// The least time between two deliveries.
+    static let minimumIntervalMs: Int64 = 60 * 60 * 1000
+
+    var lastDeliveryMs: EpochMs?
+    /// The first new step data not yet delivered.
+    var pendingSinceMs: EpochMs?
+    var deliveries = 0
+
+    /// When the pending data will be delivered; nil with nothing pending.
+    var dueMs: EpochMs? {
+        guard let since = pendingSinceMs else { return nil }
+        guard let last = lastDeliveryMs else { return since }
+        return max(since, last + Self.minimumIntervalMs)
+    }
+}
+
+/// One CSV export written to the export folder.
+struct ExportRecord: Sendable, Equatable {
+    /// Exports kept in the list (older ones are forgotten, their files stay).
+    static let maxKept = 20
+
+    var name: String
+    var path: String
+    var rows: Int
+    var bytes: Int
+    var atMs: EpochMs
+}
+
+/// One effect the phone asked the link to carry out, with when.
+struct EffectRecord: Sendable, Equatable {
+    /// Effects kept in the log.
+    static let maxKept = 100
+
+    var atMs: EpochMs
+    var effect: PhoneEffect
+}

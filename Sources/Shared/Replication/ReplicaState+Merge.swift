@@ -1,0 +1,110 @@
+extension ReplicaState {
+    // MARK: - Merge
+
+    /// Merges one record received from the peer; returns true when anything changed here.
+    ///
+    /// - Every stamp in it is observed by the clock, so a later local write wins over it.
+    /// - A tombstone deletes the record (grow-only collections ignore tombstones).
+    /// - Fields for a record deleted here lose; the tombstone is then marked changed so the
+    ///   next delta sends it again: the writer of those fields deletes them too, whether it
+    ///   edited offline or wrote after collecting the tombstone.
+    @discardableResult
+    public mutating func merge(_ r: DeltaRecord, wallMs: Int64) -> Bool {
+        var maxStamp = r.tombstone ?? .zero
+        for f in r.fields where f.stamp > maxStamp { maxStamp = f.stamp }
+        if maxStamp > .zero { clock.observe(maxStamp, wallMs: wallMs) }
+        let existing = slotIndex(of: r.key)
+        if let t = r.tombstone, !GrowOnlyCollections.contains(r.key.collection) {
+            if let s = existing, let mine = slots[s].entry.tombstone {
+                if t > mine.stamp {
+                    slots[s].entry.updateTombstone(Tombstone(stamp: t, seq: mine.seq))
+                    touch(s)
+                }
+                return false
+            }
+            seq &+= 1
+            let s = existing ?? makeSlot(r.key)
+            slots[s].entry.markDeleted(Tombstone(stamp: t, seq: seq))
+            heldTombstones += 1
+            touch(s)
+            return true
+        }
+        guard !r.fields.isEmpty else { return false }
+        if let s = existing, let mine = slots[s].entry.tombstone {
+            seq &+= 1
+            slots[s].entry.updateTombstone(Tombstone(stamp: mine.stamp, seq: seq))
+            touch(s)
+            return false
+        }
+        let s = existing ?? makeSlot(r.key)
+        var bumped = false
+        for f in r.fields {
+            if let mine = slots[s].entry[f.name], !mine.isBeaten(by: f.value, stamp: f.stamp) { continue }
+            if !bumped { seq &+= 1; bumped = true }
+            slots[s].entry.write(f.name, Register(value: f.value, stamp: f.stamp, seq: seq))
+        }
+        if bumped { touch(s) }
+        return bumped
+    }
+
+    /// Merges one record given as fields by name (see `merge(_:wallMs:)`).
+    @discardableResult
+    public mutating func merge(_ key: RecordKey, fields incoming: [String: (value: PlistValue, stamp: HLCTimestamp)], tombstone: HLCTimestamp?, wallMs: Int64) -> Bool {
+        let fields = incoming.map { (name: $0.key, value: $0.value.value, stamp: $0.value.stamp) }
+        return merge(DeltaRecord(key: key, fields: fields, tombstone: tombstone), wallMs: wallMs)
+    }
+
+    // MARK: - Tombstone collection
+
+    /// Removes tombstones whose local seq is at most `seqAcknowledged` (the peer has them).
+    /// Returns how many were collected.
+    @discardableResult
+    public mutating func collectTombstones(upTo seqAcknowledged: UInt64) -> Int {
+        guard heldTombstones > 0 else { return 0 }
+        var n = 0
+        for i in slots.indices where slots[i].isUsed {
+            guard let t = slots[i].entry.tombstone, t.seq <= seqAcknowledged else { continue }
+            freeSlot(i)
+            n += 1
+        }
+        return n
+    }
+
+    /// Removes a received tombstone at once: the peer that sent it holds it, and everything
+    /// it sends later was made after the delete, so nothing from it can bring the record back.
+    /// Returns true when a tombstone was held.
+    @discardableResult
+    mutating func collectTombstone(_ key: RecordKey) -> Bool {
+        guard let s = slotIndex(of: key), slots[s].entry.tombstone != nil else { return false }
+        freeSlot(s)
+        return true
+    }
+
+    // MARK: - Change tracking
+
+    /// Records changed since the last `drainChanges()` (still held).
+    public var changed: Set<RecordKey> {
+        Set(dirtySlots.filter { slots[$0].isUsed }.map { slots[$0].key })
+    }
+
+    /// Records removed entirely (tombstone collected) since the last `drainChanges()`.
+    public var removed: Set<RecordKey> { removedKeys.subtracting(changed) }
+
+    /// The records changed and removed since the last call, each sorted; clears both lists.
+    public mutating func drainChanges() -> (changed: [RecordKey], removed: [RecordKey]) {
+        var changedKeys: [RecordKey] = []
+        changedKeys.reserveCapacity(dirtySlots.count)
+        for i in dirtySlots {
+            slots[i].isDirty = false
+            if slots[i].isUsed { changedKeys.append(slots[i].key) }
+        }
+        dirtySlots.removeAll(keepingCapacity: true)
+        var removedList: [RecordKey] = []
+        if !removedKeys.isEmpty {
+            let stillHeld = Set(changedKeys)
+            removedList = removedKeys.filter { !stillHeld.contains($0) }.sorted()
+            removedKeys = []
+        }
+        return (changedKeys.sorted(), removedList)
+    }
+}

@@ -1,0 +1,96 @@
+import PeerLink
+import Shared
+
+/// The faults currently applied to the link between the two nodes, in virtual time.
+///
+/// The same settings drive the fault proxy (process mode) and the simulated network (sim
+/// mode). Loss, duplication and reordering act on whole frames: the link above must cope
+/// (user info retransmits, messages time out), as WatchConnectivity's transport may lose or
+/// repeat what it carries when the radio link flaps.
+public struct LinkFaults: Sendable, Equatable, CustomStringConvertible {
+    /// Out of range: nothing passes, new connections are refused.
+    public var down = false
+    public var latencyMs: Int64 = 0
+    /// Each frame's latency varies uniformly by ± this much (order is kept unless reordered).
+    public var jitterMs: Int64 = 0
+    /// Bytes per second in each direction; nil for unlimited.
+    public var bandwidthBytesPerSecond: Int64?
+    /// Percentages of frames dropped, sent twice, or delayed behind later frames.
+    public var lossPercent: Double = 0
+    public var duplicatePercent: Double = 0
+    public var reorderPercent: Double = 0
+    /// Forward each frame in writes of at most this many bytes.
+    public var sliceBytes: Int?
+    /// Close the connection after this many bytes have crossed it (both directions).
+    public var closeAfterBytes: Int64?
+
+    public init() {}
+
+    /// No fault at all.
+    public var isClear: Bool { self == LinkFaults() }
+
+    public var description: String {
+        var parts: [String] = []
+        if down { parts.append("down") }
+        if latencyMs > 0 || jitterMs > 0 { parts.append("latency \(latencyMs)ms±\(jitterMs)ms") }
+        if let b = bandwidthBytesPerSecond { parts.append("bandwidth \(b)B/s") }
+        if lossPercent > 0 { parts.append("loss \(lossPercent)%") }
+        if duplicatePercent > 0 { parts.append("duplicate \(duplicatePercent)%") }
+        if reorderPercent > 0 { parts.append("reorder \(reorderPercent)%") }
+        if let s = sliceBytes { parts.append("slice \(s)") }
+        if let c = closeAfterBytes { parts.append("close-after \(c)") }
+        return parts.isEmpty ? "clear" : parts.joined(separator: ", ")
+    }
+}
+
+/// Which way a frame travels.
+public enum LinkDirection: String, Sendable, Equatable, CaseIterable {
+    case phoneToWatch = "phone→watch"
+    case watchToPhone = "watch→phone"
+}
+
+/// What happens to one frame.
+public enum FrameFate: String, Sendable, Equatable {
+    case delivered, dropped, duplicated, reordered
+}
+
+/// Decides each frame's fate and delivery time from the faults and a seeded generator.
+/// Pure: the same seed and the same sequence of frames give the same decisions.
+public struct FaultPlanner: Sendable {
+    public var faults = LinkFaults()
+    var rng: SplitMix64
+    /// The latest delivery time planned per direction (keeps order and models bandwidth).
+    var lastDeliveryMs: [LinkDirection: EpochMs] = [:]
+    /// How far a reordered frame is pushed back.
+    public var reorderDelayMs: Int64 = 3
+
+    public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+
+    /// The delivery times of a frame of `bytes` sent at `nowMs`: empty when dropped, two when
+    /// duplicated.
+    public mutating func plan(bytes: Int, direction: LinkDirection, nowMs: EpochMs) -> (fate: FrameFate, deliverAt: [EpochMs]) {
+        if faults.down { return (.dropped, []) }
+        if chance(faults.lossPercent) { return (.dropped, []) }
+        var at = nowMs + faults.latencyMs
+        if faults.jitterMs > 0 { at += Int64(rng.next(in: -Int(faults.jitterMs)...Int(faults.jitterMs))) }
+        if let bw = faults.bandwidthBytesPerSecond, bw > 0 {
+            let start = max(nowMs, lastDeliveryMs[direction] ?? nowMs)
+            at = max(at, start + Int64(bytes) * 1000 / bw)
+        }
+        at = max(at, nowMs)
+        var fate = FrameFate.delivered
+        if chance(faults.reorderPercent) {
+            fate = .reordered
+            at += reorderDelayMs
+        } else {
+            at = max(at, lastDeliveryMs[direction] ?? at)
+            lastDeliveryMs[direction] = at
+        }
+        if chance(faults.duplicatePercent) { return (.duplicated, [at, at]) }
+        return (fate, [at])
+    }
+
+    mutating func chance(_ percent: Double) -> Bool {
+        percent > 0 && rng.nextUnit() * 100 < percent
+    }
+}

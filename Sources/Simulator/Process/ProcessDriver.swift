@@ -1,0 +1,267 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import PeerLink
+import Shared
+
+/// Options of a process-mode run.
+public struct ConductorOptions: Sendable {
+    /// Where `phone-node` and `watch-node` are.
+    public var binDirectory: String
+    /// Keep the nodes' state directories after the run (their path is printed).
+    public var keepState = false
+    /// Real time allowed for the nodes to go quiet after each step.
+    public var settleTimeoutMs: Int64 = 20_000
+    /// Virtual time allowed for `expect converged` to be met.
+    public var convergeWithinMs: Int64 = 120_000
+
+    public init(binDirectory: String) { self.binDirectory = binDirectory }
+}
+
+/// Process mode: real `phone-node` and `watch-node` processes over loopback TCP, with the
+/// fault proxy between them, on virtual clocks that only the conductor moves.
+public final class ProcessDriver: ScenarioDriver {
+    public let modeName = "process"
+    let options: ConductorOptions
+    var nodes: [DeviceRole: NodeHandle] = [:]
+    var proxy: FaultProxy?
+    var workDir = ""
+    var pairCode = ""
+    var phoneAddress = ""
+    var scenario: Scenario?
+    var nowMs: EpochMs = 0
+    /// The last quiet state, valid until something is done to a node or the link.
+    var lastQuiet: QuietState?
+
+    public init(options: ConductorOptions) { self.options = options }
+
+    func stateDir(_ role: DeviceRole) -> String { workDir + "/" + role.rawValue }
+
+    // MARK: - Lifecycle
+
+    public func start(_ s: Scenario) throws {
+        scenario = s
+        nowMs = s.startMs
+        workDir = try makeTemporaryDirectory(prefix: "peerlink-sim")
+        let bin = options.binDirectory
+        for exe in ["phone-node", "watch-node"] where access(bin + "/" + exe, X_OK) != 0 {
+            throw NodeCallError(message: "\(bin)/\(exe) not found: build first (`swift build`)")
+        }
+        let pair = try ChildProcess(name: "pair", path: bin + "/phone-node", arguments: ["pair", "--state", stateDir(.phone)], stderrPath: workDir + "/pair.err")
+        guard let code = pair.readLine(timeoutMs: 10_000), PairingFile.secret(fromCode: code) != nil else {
+            throw NodeCallError(message: "`phone-node pair` printed no pairing code")
+        }
+        pair.terminate()
+        pairCode = code
+        try launch(.phone)
+        try launch(.watch)
+        try waitConnected()
+    }
+
+    /// Starts (or restarts) a node on the current virtual time.
+    func launch(_ role: DeviceRole) throws {
+        guard let s = scenario else { return }
+        let bin = options.binDirectory
+        var args = ["--state", stateDir(role), "--virtual-clock", String(nowMs), "--tz", s.timeZone, "--locale", s.language.rawValue]
+        switch role {
+        case .phone:
+            args += ["--listen", phoneAddress.isEmpty ? "127.0.0.1:0" : phoneAddress, "--seed", String(s.seed)]
+        case .watch:
+            guard let p = proxy else { throw NodeCallError(message: "no proxy to connect the watch to") }
+            args += ["--connect", "127.0.0.1:\(p.port)", "--pair", pairCode, "--seed", String(s.seed &+ 1)]
+        }
+        let child = try ChildProcess(name: role.rawValue, path: bin + "/\(role.rawValue)-node", arguments: args,
+                                     stderrPath: "\(workDir)/\(role.rawValue).err")
+        let handle = NodeHandle(role: role, process: child)
+        if role == .phone {
+            guard let listening = handle.waitFor(prefix: "! listening ", timeoutMs: 15_000) else {
+                throw NodeCallError(message: "phone-node did not start listening (see \(workDir)/phone.err)")
+            }
+            phoneAddress = String(listening.dropFirst("! listening ".count))
+            if proxy == nil, let up = SocketAddress(parsing: phoneAddress) {
+                proxy = try FaultProxy(upstream: up, seed: s.seed &+ 7, startMs: nowMs)
+            }
+        }
+        guard handle.waitFor(prefix: "! ready", timeoutMs: 15_000) != nil else {
+            throw NodeCallError(message: "\(role)-node did not start (see \(workDir)/\(role.rawValue).err)")
+        }
+        nodes[role] = handle
+    }
+
+    func waitConnected() throws {
+        let deadline = ChildProcess.monotonicMs() + options.settleTimeoutMs
+        while ChildProcess.monotonicMs() < deadline {
+            let q = try settle()
+            if q.phoneConnected && q.watchConnected { return }
+            try advanceClocks(to: q.nextEventMs.map { max($0, nowMs + 1) } ?? nowMs + 100)
+        }
+        throw NodeCallError(message: "the nodes did not connect")
+    }
+
+    public func stop(keepState: Bool) -> [String] {
+        for n in nodes.values {
+            try? n.process.send("quit")
+            n.process.terminate()
+        }
+        nodes = [:]
+        proxy?.stop()
+        proxy = nil
+        if workDir.isEmpty { return [] }
+        if keepState { return ["node state and logs kept in \(workDir)"] }
+        removeTree(workDir)
+        return []
+    }
+
+    public func isRunning(_ role: DeviceRole) -> Bool { nodes[role] != nil }
+
+    public func kill(_ role: DeviceRole) throws {
+        lastQuiet = nil
+        guard let n = nodes.removeValue(forKey: role) else { return }
+        n.process.kill9()
+    }
+
+    public func restart(_ role: DeviceRole) throws {
+        lastQuiet = nil
+        guard nodes[role] == nil else { return }
+        try launch(role)
+    }
+
+    /// Damages the store file of a killed node so that opening it finds the damage: first the
+    /// write-ahead log is checkpointed into the main file (a corrupt WAL tail is silently
+    /// dropped by SQLite, which would be a rollback, not a detectable corruption), then random
+    /// bytes are written over random 512-byte stretches of the main file.
+    public func corruptStore(_ role: DeviceRole, seed: UInt64) throws {
+        let path = stateDir(role) + "/" + NodeStoreFile.fileName
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        var rng = SplitMix64(seed: seed)
+        let fd = open(path, O_WRONLY)
+        guard fd >= 0 else { throw POSIXError("open(\(path))") }
+        defer { close(fd) }
+        var st = stat()
+        fstat(fd, &st)
+        let size = Int(st.st_size)
+        guard size > 0 else { return }
+        for _ in 0..<8 {
+            let offset = rng.next(in: 0...(size - 1))
+            let junk = (0..<min(512, size - offset)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            _ = junk.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
+        }
+        fsync(fd)
+    }
+
+    // MARK: - Commands and time
+
+    public func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError> {
+        if !Self.isReadOnly(command) { lastQuiet = nil }
+        guard let n = nodes[role] else { return .failure(NodeCallError(message: "the \(role) is not running")) }
+        return try n.call(command)
+    }
+
+    /// Sends `command` to every running node at once, then collects the answers.
+    func callAll(_ command: String) throws -> [DeviceRole: PlistValue] {
+        var tags: [(DeviceRole, NodeHandle, Int)] = []
+        for role in DeviceRole.allCases { if let n = nodes[role] { tags.append((role, n, try n.send(command))) } }
+        var out: [DeviceRole: PlistValue] = [:]
+        for (role, n, tag) in tags {
+            switch try n.answer(to: tag, command) {
+            case .success(let v): out[role] = v
+            case .failure(let e): throw NodeCallError(message: "\(role) `\(command)`: \(e.message)")
+            }
+        }
+        return out
+    }
+
+    /// Commands that only read: they leave the nodes quiet.
+    static func isReadOnly(_ command: String) -> Bool {
+        command == "digest" || command == "status" || command.hasPrefix("query ")
+    }
+
+    public func settle() throws -> QuietState {
+        if let q = lastQuiet { return q }
+        let q = try settleNow()
+        lastQuiet = q
+        return q
+    }
+
+    func settleNow() throws -> QuietState {
+        let deadline = ChildProcess.monotonicMs() + options.settleTimeoutMs
+        var spins = 0
+        while true {
+            let all = try callAll("status")
+            let sp = all[.phone]?.dictionaryValue, sw = all[.watch]?.dictionaryValue
+            let px = proxy?.status() ?? ProxyStatus()
+            if Self.isQuiet(sp, sw, px) {
+                let outstanding = [sp, sw].compactMap { $0 }.contains { ($0["outstandingUserInfo"]?.intValue ?? 0) > 0 || $0["syncInFlight"]?.boolValue == true }
+                let next = [sp?["nextDeadline"]?.intValue, sw?["nextDeadline"]?.intValue, px.nextDeliveryMs].compactMap { $0 }.min()
+                return QuietState(phoneConnected: sp?["connected"]?.boolValue ?? false, watchConnected: sw?["connected"]?.boolValue ?? false,
+                                  nothingOutstanding: !outstanding, nextEventMs: next)
+            }
+            if ChildProcess.monotonicMs() > deadline {
+                let show = { (s: [String: PlistValue]?) in s.map { PlistValue.dictionary($0).jsonString() } ?? "not running" }
+                throw NodeCallError(message: "the nodes did not go quiet within \(options.settleTimeoutMs) ms (phone \(show(sp)), watch \(show(sw)), proxy \(px))")
+            }
+            spins += 1
+            if spins > 20 { usleep(200) }
+        }
+    }
+
+    /// Both nodes idle, every frame either sent on the current connection was taken in by
+    /// the proxy, everything the proxy forwarded was taken in by the receiver, and the proxy
+    /// holds nothing due now (frames held for later are timers, not work).
+    static func isQuiet(_ p: [String: PlistValue]?, _ w: [String: PlistValue]?, _ px: ProxyStatus) -> Bool {
+        for s in [p, w].compactMap({ $0 }) where s["connecting"]?.boolValue == true { return false }
+        if px.deliverableNow > 0 { return false }
+        guard px.pairOpen else {
+            return [p, w].compactMap { $0 }.allSatisfy { ($0["openConnections"]?.intValue ?? 0) == 0 }
+        }
+        guard let p, let w else { return false }
+        func n(_ v: PlistValue?) -> Int { Int(v?.intValue ?? -1) }
+        return n(p["connFramesSent"]) == px.framesIn[.phoneToWatch, default: 0]
+            && px.framesOut[.phoneToWatch, default: 0] == n(w["connFramesReceived"])
+            && n(w["connFramesSent"]) == px.framesIn[.watchToPhone, default: 0]
+            && px.framesOut[.watchToPhone, default: 0] == n(p["connFramesReceived"])
+    }
+
+    public func advanceClocks(to t: EpochMs) throws {
+        guard t > nowMs else { return }
+        lastQuiet = nil
+        nowMs = t
+        proxy?.setNow(t)
+        _ = try callAll("clock set \(t)")
+    }
+
+    public func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws {
+        lastQuiet = nil
+        _ = try nodes[role]?.require("clock offset \(offsetMs)")
+    }
+
+    public func setFaults(_ faults: LinkFaults) throws {
+        lastQuiet = nil
+        proxy?.faults = faults
+    }
+
+    public func resetConnection() throws {
+        lastQuiet = nil
+        proxy?.resetConnection()
+    }
+
+    public func takeTimeline() -> [String] { proxy?.takeTimeline() ?? [] }
+}
+
+/// Process mode in one call: `ProcessConductor(options:).run(scenario)`.
+public struct ProcessConductor {
+    let options: ConductorOptions
+    public init(options: ConductorOptions) { self.options = options }
+
+    public func run(_ scenario: Scenario) -> ScenarioResult {
+        let runner = ScenarioRunner(driver: ProcessDriver(options: options))
+        runner.keepState = options.keepState
+        runner.convergeWithinMs = options.convergeWithinMs
+        return runner.run(scenario)
+    }
+}

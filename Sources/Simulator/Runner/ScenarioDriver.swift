@@ -1,0 +1,47 @@
+import PeerLink
+import Shared
+
+/// What a driver reports once both nodes and the link are quiet.
+public struct QuietState: Sendable, Equatable {
+    public var phoneConnected: Bool
+    public var watchConnected: Bool
+    /// Both nodes have nothing outstanding (no user info awaiting acknowledgement, no
+    /// replica delta in flight).
+    public var nothingOutstanding: Bool
+    /// The earliest timer of either node or the link (held frames); nil for none.
+    public var nextEventMs: EpochMs?
+}
+
+/// Runs the two nodes for the scenario runner: as processes over TCP or in one process.
+///
+/// Every method is called from the runner's one thread, in virtual time.
+public protocol ScenarioDriver: AnyObject {
+    /// `process` or `sim`.
+    var modeName: String { get }
+    /// Starts both nodes, paired and connected, at the scenario's start.
+    func start(_ scenario: Scenario) throws
+    /// Stops everything; returns notes for the report (e.g. where state was kept).
+    func stop(keepState: Bool) -> [String]
+    /// Sends a command to a node.
+    func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError>
+    /// Waits until both nodes are idle and nothing deliverable is in flight.
+    func settle() throws -> QuietState
+    /// Moves both nodes' monotonic clocks (and the link's) to `ms`.
+    func advanceClocks(to ms: EpochMs) throws
+    /// Sets a node's wall-clock offset from its monotonic clock.
+    func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws
+    /// Replaces the link faults.
+    func setFaults(_ faults: LinkFaults) throws
+    /// Drops the current connection now.
+    func resetConnection() throws
+    /// `kill -9`.
+    func kill(_ role: DeviceRole) throws
+    /// Starts a killed node over its store.
+    func restart(_ role: DeviceRole) throws
+    /// Writes random bytes into a (killed) node's store file.
+    func corruptStore(_ role: DeviceRole, seed: UInt64) throws
+    /// Whether the node is running.
+    func isRunning(_ role: DeviceRole) -> Bool
+    /// Frame timeline lines recorded since the last call.
+    func takeTimeline() -> [String]
+}

@@ -1,0 +1,200 @@
+import PeerLink
+import Shared
+
+/// Runs a scenario's steps against a driver: moves virtual time, applies faults, sends
+/// commands, checks expectations, and reports.
+public final class ScenarioRunner {
+    let driver: ScenarioDriver
+    public var convergeWithinMs: Int64 = 120_000
+    public var keepState = false
+    var nowMs: EpochMs = 0
+    var faults = LinkFaults()
+    var clocks: [DeviceRole: WallClockModel] = [.phone: WallClockModel(), .watch: WallClockModel()]
+    var seed: UInt64 = 1
+    var timeline: [String] = []
+
+    public init(driver: ScenarioDriver) { self.driver = driver }
+
+    /// Runs `scenario`; never throws (failures are in the result).
+    public func run(_ scenario: Scenario) -> ScenarioResult {
+        let wallStart = ChildProcess.monotonicMs()
+        var result = ScenarioResult(name: scenario.name, file: scenario.file, mode: driver.modeName, passed: false, checks: [],
+                                    error: nil, stepsRun: 0, virtualMs: 0, wallMs: 0)
+        nowMs = scenario.startMs
+        seed = scenario.seed
+        do {
+            try driver.start(scenario)
+            for step in scenario.steps {
+                try advance(to: step.atMs)
+                result.checks += try perform(step)
+                result.stepsRun += 1
+            }
+            _ = try driver.settle()
+            for role in DeviceRole.allCases where driver.isRunning(role) {
+                if case .success(let d) = try driver.call(role, "digest") {
+                    if role == .phone { result.phoneDigest = d.stringValue } else { result.watchDigest = d.stringValue }
+                }
+            }
+        } catch {
+            result.error = "\(error)"
+        }
+        result.virtualMs = nowMs - scenario.startMs
+        result.passed = result.error == nil && result.checks.allSatisfy(\.passed)
+        timeline += driver.takeTimeline()
+        result.timeline = timeline
+        result.notes += driver.stop(keepState: keepState || !result.passed)
+        result.wallMs = ChildProcess.monotonicMs() - wallStart
+        return result
+    }
+
+    // MARK: - Time
+
+    /// Moves every clock to `target`, stopping at each timer or delivery on the way.
+    func advance(to target: EpochMs) throws {
+        while nowMs < target {
+            let q = try driver.settle()
+            let next = q.nextEventMs.map { max($0, nowMs + 1) } ?? target
+            try moveClocks(to: min(next, target))
+        }
+    }
+
+    func moveClocks(to t: EpochMs) throws {
+        guard t > nowMs else { return }
+        nowMs = t
+        for role in DeviceRole.allCases where driver.isRunning(role) {
+            let m = clocks[role]!
+            if m != WallClockModel() { try driver.setWallOffset(role, m.offset(at: t)) }
+        }
+        try driver.advanceClocks(to: t)
+    }
+
+    // MARK: - Steps
+
+    func perform(_ step: ScenarioStep) throws -> [CheckOutcome] {
+        switch step.action {
+        case .node(let role, let cmd):
+            guard driver.isRunning(role) else {
+                return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) is not running")]
+            }
+            _ = try driver.settle()
+            switch try driver.call(role, cmd.raw) {
+            case .success: return []
+            case .failure(let e):
+                return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) refused: \(e.message)")]
+            }
+        case .expectValue(let role, let path, let op, let expected):
+            _ = try driver.settle()
+            guard driver.isRunning(role) else {
+                return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) is not running")]
+            }
+            switch try driver.call(role, "query " + path.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")) {
+            case .success(let actual):
+                let ok = ExpectationCheck.compare(actual, op, expected)
+                return [CheckOutcome(location: step.location, description: step.text, passed: ok, detail: ok ? "" : "actual \(actual.jsonString())")]
+            case .failure(let e):
+                return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: e.message)]
+            }
+        case .expectConverged:
+            return [try converge(step)]
+        case .expectRefusal(let role, let cmd):
+            guard driver.isRunning(role) else {
+                return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) is not running")]
+            }
+            _ = try driver.settle()
+            switch try driver.call(role, cmd.raw) {
+            case .success(let v):
+                return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "accepted: \(v.jsonString())")]
+            case .failure(let e):
+                return [CheckOutcome(location: step.location, description: step.text, passed: true, detail: "refused: \(e.message)")]
+            }
+        case .link(let change):
+            if change == .reset {
+                try driver.resetConnection()
+            } else {
+                change.apply(to: &faults)
+                try driver.setFaults(faults)
+            }
+            timeline.append("\(nowMs) link: \(faults)")
+            return []
+        case .kill(let role):
+            try driver.kill(role)
+            timeline.append("\(nowMs) kill -9 \(role)")
+            return []
+        case .restart(let role):
+            try driver.restart(role)
+            try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
+            timeline.append("\(nowMs) restart \(role)")
+            return []
+        case .clock(let role, let change):
+            clocks[role]!.apply(change, at: nowMs)
+            if driver.isRunning(role) { try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs)) }
+            return []
+        case .corruptStore(let role):
+            try driver.kill(role)
+            seed &+= 0x9E37
+            try driver.corruptStore(role, seed: seed)
+            try driver.restart(role)
+            try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
+            timeline.append("\(nowMs) corrupt store of \(role), restart")
+            return []
+        }
+    }
+
+    /// Waits (in virtual time, up to `convergeWithinMs`) for equal digests with nothing in flight.
+    func converge(_ step: ScenarioStep) throws -> CheckOutcome {
+        let limit = nowMs + convergeWithinMs
+        while true {
+            let q = try driver.settle()
+            let connected = q.phoneConnected && q.watchConnected
+            var equal = false
+            var digests = ("?", "?")
+            if driver.isRunning(.phone), driver.isRunning(.watch) {
+                let pd = try driver.call(.phone, "digest"), wd = try driver.call(.watch, "digest")
+                if case .success(let p) = pd, case .success(let w) = wd {
+                    digests = (p.stringValue ?? "?", w.stringValue ?? "?")
+                    equal = p == w
+                }
+            }
+            if connected && q.nothingOutstanding && equal {
+                return CheckOutcome(location: step.location, description: "expect converged", passed: true, detail: "")
+            }
+            if nowMs >= limit {
+                var why: [String] = []
+                if !connected { why.append("the link is down") }
+                if !q.nothingOutstanding { why.append("transfers still outstanding") }
+                if !equal { why.append("digests differ (phone \(digests.0.prefix(16))…, watch \(digests.1.prefix(16))…)") }
+                return CheckOutcome(location: step.location, description: "expect converged", passed: false,
+                                    detail: why.joined(separator: "; ") + " after \(convergeWithinMs / 1000) s")
+            }
+            try moveClocks(to: min(q.nextEventMs.map { max($0, nowMs + 1) } ?? nowMs + 1000, limit))
+        }
+    }
+}
+
+/// Compares a queried value with an expectation's literal.
+public enum ExpectationCheck {
+    public static func compare(_ actual: PlistValue, _ op: ExpectOperator, _ expected: PlistValue) -> Bool {
+        if let a = actual.doubleValue, let e = expected.doubleValue {
+            switch op {
+            case .equal: return a == e
+            case .notEqual: return a != e
+            case .less: return a < e
+            case .lessOrEqual: return a <= e
+            case .greater: return a > e
+            case .greaterOrEqual: return a >= e
+            }
+        }
+        switch op {
+        case .equal: return actual == expected
+        case .notEqual: return actual != expected
+        default:
+            guard let a = actual.stringValue, let e = expected.stringValue else { return false }
+            switch op {
+            case .less: return a < e
+            case .lessOrEqual: return a <= e
+            case .greater: return a > e
+            default: return a >= e
+            }
+        }
+    }
+}

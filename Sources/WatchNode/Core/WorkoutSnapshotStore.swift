@@ -1,0 +1,135 @@
+import Shared
+
+/// Keeps a `WorkoutSnapshot` in an app's durable key-value values (`NodeContext.setLocal`) as
+/// a **head** and fixed-size **sample chunks**, so that persisting after every sample rewrites
+/// the small head and the last chunk only, not the whole series (a 3-hour ride with heart rate
+/// every 5 s holds 2,160 samples; rewriting all of them per sample would be quadratic).
+///
+/// Layout (all values property lists):
+/// - `workout.snapshot`: `WorkoutSnapshot.plistValue()` with empty sample columns (the
+///   running totals still cover every sample) plus `sampleCount`;
+/// - `workout.samples.<i>`: samples `i·samplesPerChunk ..< (i+1)·samplesPerChunk` as columns:
+///   `kinds` (data, 0 heart rate, 1 active energy), `starts` (int: the first absolute, then
+///   deltas), `durations` (int), `values` (double).
+///
+/// Reassembly (`load`) checks the sample count and every chunk's shape; the snapshot's own
+/// `restore()` then checks the running totals against the samples, which catches a missing or
+/// stale chunk.
+public enum WorkoutSnapshotStore {
+    /// The head's key.
+    public static let headKey = "workout.snapshot"
+    /// Sample chunks are `chunkKeyPrefix` + index.
+    public static let chunkKeyPrefix = "workout.samples."
+    /// Where an unusable snapshot is moved (never overwritten by the next workout's).
+    public static let quarantineKey = "workout.snapshot.unusable"
+    /// Samples per chunk.
+    public static let samplesPerChunk = 256
+
+    /// One durable write: set `key` to `value`, or remove it when `value` is nil.
+    public typealias Write = (key: String, value: PlistValue?)
+
+    // MARK: - Writing
+
+    /// The writes that bring the stored copy up to `snapshot`, given that the first
+    /// `persistedSampleCount` samples are already stored (samples never change once kept).
+    public static func writes(for snapshot: WorkoutSnapshot, persistedSampleCount: Int) -> [Write] {
+        var head = snapshot
+        head.samples = []
+        guard case .dictionary(var d) = head.plistValue() else { preconditionFailure("a snapshot encodes as a dictionary") }
+        d["sampleCount"] = .int(Int64(snapshot.samples.count))
+        var out: [Write] = [(headKey, .dictionary(d))]
+        let count = snapshot.samples.count
+        guard count > persistedSampleCount else { return out }
+        let first = max(0, persistedSampleCount) / samplesPerChunk
+        let last = (count - 1) / samplesPerChunk
+        for i in first...last {
+            let lower = i * samplesPerChunk
+            let upper = min(count, lower + samplesPerChunk)
+            out.append((chunkKey(i), encodeChunk(snapshot.samples[lower..<upper])))
+        }
+        return out
+    }
+
+    /// The writes that remove a stored snapshot of `sampleCount` samples.
+    public static func removals(sampleCount: Int) -> [Write] {
+        let chunks = sampleCount == 0 ? 0 : (sampleCount - 1) / samplesPerChunk + 1
+        return [(headKey, nil)] + (0..<chunks).map { (chunkKey($0), nil) }
+    }
+
+    /// The key of chunk `index`.
+    public static func chunkKey(_ index: Int) -> String { chunkKeyPrefix + String(index) }
+
+    // MARK: - Reading
+
+    /// The stored snapshot, nil when there is none, or why the stored values do not make one.
+    public static func load(from local: [String: PlistValue]) -> Result<WorkoutSnapshot, WorkoutSnapshotError>? {
+        guard let headValue = local[headKey] else { return nil }
+        guard let count = headValue["sampleCount"]?.intValue, count >= 0, count <= SampleLimits.maxSamplesPerWorkout else {
+            return .failure(.init("head has no valid sampleCount"))
+        }
+        var snapshot: WorkoutSnapshot
+        switch WorkoutSnapshot.decode(headValue) {
+        case .failure(let e): return .failure(e)
+        case .success(let s): snapshot = s
+        }
+        guard snapshot.samples.isEmpty else { return .failure(.init("head holds samples")) }
+        var samples: [WorkoutSnapshot.Sample] = []
+        samples.reserveCapacity(Int(count))
+        var index = 0
+        while samples.count < Int(count) {
+            guard let chunk = local[chunkKey(index)] else { return .failure(.init("sample chunk \(index) is missing")) }
+            guard let part = decodeChunk(chunk) else { return .failure(.init("sample chunk \(index) does not decode")) }
+            let expected = min(samplesPerChunk, Int(count) - samples.count)
+            guard part.count == expected else {
+                return .failure(.init("sample chunk \(index) holds \(part.count) samples, expected \(expected)"))
+            }
+            samples += part
+            index += 1
+        }
+        snapshot.samples = samples
+        return .success(snapshot)
+    }
+
+    // MARK: - Chunks
+
+    static func encodeChunk(_ samples: ArraySlice<WorkoutSnapshot.Sample>) -> PlistValue {
+        var previous: EpochMs = 0
+        var starts: [PlistValue] = []
+        starts.reserveCapacity(samples.count)
+        for s in samples {
+            starts.append(.int(s.startMs &- previous))
+            previous = s.startMs
+        }
+        return [
+            "kinds": .data(samples.map { $0.kind == .heartRate ? WorkoutSnapshot.heartRateCode : WorkoutSnapshot.energyCode }),
+            "starts": .array(starts),
+            "durations": .array(samples.map { .int($0.endMs - $0.startMs) }),
+            "values": .array(samples.map { .double($0.value) }),
+        ]
+    }
+
+    static func decodeChunk(_ value: PlistValue) -> [WorkoutSnapshot.Sample]? {
+        guard let kinds = value["kinds"]?.dataValue, let starts = WorkoutSnapshot.ints(value["starts"]),
+              let durations = WorkoutSnapshot.ints(value["durations"]), let values = WorkoutSnapshot.doubles(value["values"]),
+              kinds.count == starts.count, kinds.count == durations.count, kinds.count == values.count,
+              kinds.count <= samplesPerChunk
+        else { return nil }
+        var out: [WorkoutSnapshot.Sample] = []
+        out.reserveCapacity(kinds.count)
+        var previous: EpochMs = 0
+        for i in kinds.indices {
+            let kind: HealthSampleKind
+            switch kinds[i] {
+            case WorkoutSnapshot.heartRateCode: kind = .heartRate
+            case WorkoutSnapshot.energyCode: kind = .activeEnergy
+            default: return nil
+            }
+            let start = previous &+ starts[i]
+            previous = start
+            let (end, overflow) = start.addingReportingOverflow(durations[i])
+            guard !overflow else { return nil }
+            out.append(WorkoutSnapshot.Sample(kind: kind, startMs: start, endMs: end, value: values[i]))
+        }
+        return out
+    }
+}

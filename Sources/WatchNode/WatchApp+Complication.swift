@@ -1,0 +1,64 @@
+import PeerLink
+import Shared
+
+/// The step-gauge complication (seed: 現在の歩数を表示する CircularGauge スタイル): an
+/// `accessoryCircular` `.accessoryCircularCapacity` gauge, value today's steps, maximum the
+/// step goal, through `ComplicationFeed` and its reload budget (default 4 per sliding hour;
+/// reloads while the app is in the foreground do not count).
+///
+/// Reloaded when today's steps change (a `steps` sample, merged phone samples, a new day),
+/// when the step goal changes (either device), or when the phone pushes complication user
+/// info. One reload per change of the (steps, goal) pair; an unchanged pair costs nothing.
+///
+/// The goal shown is the replicated `AppSettings.stepGoal`, except that a goal the phone
+/// pushed stands until the replicated goal next changes (the push jumps the queue; the
+/// settings record follows through the replicated state).
+extension WatchApp {
+    /// Recomputes the gauge and asks the feed to show it.
+    mutating func refreshComplication(_ ctx: inout NodeContext) {
+        let replicatedGoal = settings(ctx).stepGoal
+        if let seen = seenStepGoal, seen != replicatedGoal, phonePush?.stepGoal != nil {
+            phonePush?.stepGoal = nil
+            persistPhonePush(&ctx)
+        }
+        seenStepGoal = replicatedGoal
+        let gauge = ComplicationGauge(steps: displayedSteps(todayTotals(ctx)), stepGoal: phonePush?.stepGoal ?? replicatedGoal)
+        let before = complication
+        let outcome = complication.show(gauge, at: ctx.now, appInForeground: lifecycle.presence == .foreground)
+        switch outcome {
+        case .reloaded(let entry):
+            ctx.log(.debug, "complication reloaded: \(entry.gauge.label) of \(entry.gauge.stepGoal)")
+        case .deferred(let until):
+            ctx.log(.info, "complication reload deferred until \(until): budget of \(complication.settings.maxReloadsPerWindow) spent")
+        case .unchanged:
+            break
+        }
+        if complication != before { persistComplication(&ctx) }
+    }
+
+    /// The phone pushed complication data: remember it for today and reload.
+    mutating func receiveComplicationInfo(_ info: ComplicationUserInfo, _ ctx: inout NodeContext) {
+        phonePush = PhoneStepsPush(day: ctx.calendar.civilDate(ctx.now), steps: info.steps, stepGoal: info.stepGoal)
+        seenStepGoal = settings(ctx).stepGoal
+        persistPhonePush(&ctx)
+        refreshComplication(&ctx)
+    }
+
+    /// Stores the phone's push (or removes it).
+    mutating func persistPhonePush(_ ctx: inout NodeContext) {
+        ctx.setLocal(Self.phonePushKey, phonePush?.plistValue())
+    }
+
+    // MARK: - Rendering
+
+    /// The complication as `show complication` gives it: the feed's JSON plus the displayed
+    /// gauge's fields at the top level (value, max, fraction, label) and the budget in use.
+    func complicationValue(_ ctx: NodeContext) -> PlistValue {
+        var d = complication.jsonValue().dictionaryValue ?? [:]
+        let shown = complication.displayed ?? ComplicationGauge(steps: 0, stepGoal: complication.latest.stepGoal)
+        for (k, v) in shown.jsonValue().dictionaryValue ?? [:] { d[k] = v }
+        d["reloadsInWindow"] = .int(Int64(complication.reloadsUsed(at: ctx.now)))
+        d["totalReloads"] = .int(Int64(complication.totalReloads))
+        return .dictionary(d)
+    }
+}

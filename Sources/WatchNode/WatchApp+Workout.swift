@@ -1,0 +1,195 @@
+import PeerLink
+import Shared
+
+/// Workout recording: the picker, session calls, live samples, and what their effects do.
+extension WatchApp {
+    // MARK: - Picker
+
+    /// `crown +N|-N`: scrolls the activity list (clamped at both ends).
+    mutating func crownCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
+        guard w.count == 2, let detents = Int(w[1].hasPrefix("+") ? String(w[1].dropFirst()) : w[1]) else {
+            return .error("usage: crown +1|-1")
+        }
+        let moved = picker.onCrown(detents)
+        if moved { persistPicker(&ctx) }
+        return .ok(picker.jsonValue(), text: picker.text(ctx.language))
+    }
+
+    /// `location indoor|outdoor`.
+    mutating func locationCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
+        guard w.count == 2, let location = WorkoutLocation(rawValue: w[1]) else { return .error("usage: location indoor|outdoor") }
+        if picker.select(location: location) { persistPicker(&ctx) }
+        return .ok(picker.jsonValue(), text: picker.text(ctx.language))
+    }
+
+    // MARK: - Session calls
+
+    /// `workout prepare|start [TYPE]|pause|resume|stop|end|discard`.
+    mutating func workoutCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
+        let usage = "usage: workout prepare [TYPE]|start [TYPE]|pause|resume|stop|end|discard (TYPE: running, walking, cycling)"
+        guard w.count >= 2 else { return .error(usage) }
+        var type: WorkoutActivityType?
+        if w.count == 3, w[1] == "prepare" || w[1] == "start" {
+            guard let t = WorkoutActivityType(rawValue: w[2]) else {
+                return .error("unknown activity type '\(w[2])' (running, walking, cycling)")
+            }
+            type = t
+        } else if w.count != 2 {
+            return .error(usage)
+        }
+        let now = ctx.now
+        let effects: [WorkoutEffect]
+        switch w[1] {
+        case "prepare":
+            choose(type, &ctx)
+            effects = manager.prepare(workoutID: newWorkoutID(at: now, ctx), configuration: picker.configuration, at: now)
+        case "start":
+            if let s = manager.session, s.state == .prepared, type == nil || type == s.configuration.activity {
+                effects = manager.start(workoutID: s.id, configuration: s.configuration, at: now)
+            } else {
+                choose(type, &ctx)
+                effects = manager.start(workoutID: newWorkoutID(at: now, ctx), configuration: picker.configuration, at: now)
+            }
+        case "pause": effects = manager.pause(at: now)
+        case "resume": effects = manager.resume(at: now)
+        case "stop": effects = manager.stop(at: now)
+        case "end": effects = manager.end(at: now)
+        case "discard": effects = manager.discardPrepared()
+        default: return .error(usage)
+        }
+        if let refusal = apply(effects, &ctx) { return .error(refusal.description) }
+        return workoutReply(effects, ctx)
+    }
+
+    /// The reply to an accepted session call: the screen, or the saved workout once ended.
+    func workoutReply(_ effects: [WorkoutEffect], _ ctx: NodeContext) -> CommandReply {
+        var notes = effects.compactMap { e -> String? in
+            if case .sessionFailed(let id, let failure) = e { "workout \(id) ended: \(failure.description)" } else { nil }
+        }
+        if let saved = effects.savedWorkout, manager.session == nil {
+            notes.append("workout \(saved.record.id) saved: \(saved.samples.count) samples, "
+                + "elapsed \(WatchFormat.elapsed(saved.record.elapsedMs))")
+            var v = saved.record.fields
+            v["id"] = .string(saved.record.id)
+            v["samples"] = .int(Int64(saved.samples.count))
+            return .ok(.dictionary(v), text: notes.joined(separator: "\n"))
+        }
+        guard let screen = manager.screen(at: ctx.now) else { return .ok(text: (notes + ["no active workout"]).joined(separator: "\n")) }
+        var v = screen.jsonValue().dictionaryValue ?? [:]
+        v["id"] = .string(screen.workoutID)
+        return .ok(.dictionary(v), text: (notes + [screen.text(ctx.language)]).joined(separator: "\n"))
+    }
+
+    /// Sets the picker to `type` when one was given.
+    mutating func choose(_ type: WorkoutActivityType?, _ ctx: inout NodeContext) {
+        guard let type, type != picker.activity else { return }
+        picker = ActivityPicker(activity: type, location: picker.location)
+        persistPicker(&ctx)
+    }
+
+    /// `workout-<ms>`, with `-2`, `-3`… when that id is taken (active, ended, or saved).
+    func newWorkoutID(at ms: EpochMs, _ ctx: NodeContext) -> String {
+        var id = "workout-\(ms)"
+        var n = 1
+        while isWorkoutIDTaken(id, ctx) {
+            n += 1
+            id = "workout-\(ms)-\(n)"
+        }
+        return id
+    }
+
+    func isWorkoutIDTaken(_ id: String, _ ctx: NodeContext) -> Bool {
+        manager.session?.id == id || manager.endedWorkoutIDs.contains(id)
+            || ctx.replica.fields(RecordKey(WorkoutRecord.collection, id)) != nil
+    }
+
+    // MARK: - Samples
+
+    /// `hr BPM`: one heart-rate sample now.
+    mutating func heartRateCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
+        guard w.count == 2, let bpm = Double(w[1]) else { return .error("usage: hr BPM") }
+        return sampleReply(manager.addHeartRate(bpm: bpm, at: ctx.now), &ctx) { .ok(.double(bpm), text: "\(bpm) bpm") }
+    }
+
+    /// `energy KCAL [--over DURATION]`: active energy burned up to now. Without `--over` the
+    /// sample starts where the last one ended (or at the collection start or the last
+    /// resume, whichever is latest), so consecutive reports tile the workout; while paused it
+    /// is an instant now, which the builder rejects (`workout is paused`).
+    mutating func energyCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
+        let usage = "usage: energy KCAL [--over DURATION]"
+        let w = c.words
+        guard w.count == 2 || (w.count == 4 && w[2] == "--over"), let kcal = Double(w[1]) else { return .error(usage) }
+        var fromMs = ctx.now
+        if let over = c.option("over") {
+            guard let ms = WatchCommandWords.durationMs(over) else { return .error("bad duration '\(over)' (e.g. 30s, 5m, 1h30m)") }
+            fromMs = ctx.now - ms
+        } else if let b = manager.builder, !b.isPaused {
+            let lastEnergyEnd = b.samples.last { $0.kind == .activeEnergy }?.endMs
+            let lastResume = b.events.last { $0.kind == .resume }?.atMs
+            fromMs = min(ctx.now, [b.collectionStartMs, lastEnergyEnd, lastResume].compactMap { $0 }.max() ?? ctx.now)
+        }
+        let toMs = ctx.now
+        let effects = manager.addActiveEnergy(kcal: kcal, fromMs: fromMs, toMs: toMs)
+        return sampleReply(effects, &ctx) {
+            .ok(["kcal": .double(kcal), "fromMs": .int(fromMs), "toMs": .int(toMs)], text: "\(kcal) kcal")
+        }
+    }
+
+    /// Applies a sample's effects: a refusal or rejection becomes the error reply.
+    mutating func sampleReply(_ effects: [WorkoutEffect], _ ctx: inout NodeContext, ok: () -> CommandReply) -> CommandReply {
+        if let refusal = apply(effects, &ctx) { return .error(refusal.description) }
+        for e in effects { if case .sampleRejected(let r) = e { return .error("rejected: \(r.reason.description)") } }
+        return ok()
+    }
+
+    // MARK: - Effects
+
+    /// Carries out the manager's effects: logs, failures, saving, the snapshot, the app
+    /// state and mirroring. Returns the refusal when the call was refused (nothing changed).
+    @discardableResult
+    mutating func apply(_ effects: [WorkoutEffect], _ ctx: inout NodeContext) -> WorkoutRefusal? {
+        var changed = false
+        var troubled = false
+        var linkEffects: [WatchLinkEffect] = []
+        for e in effects {
+            switch e {
+            case .refused(let r):
+                return r
+            case .stateChanged, .sampleAccepted, .recovered:
+                changed = true
+            case .sessionFailed(let id, let failure):
+                troubled = true
+                noteError("workout \(id) ended: \(failure.description)")
+            case .sampleRejected:
+                troubled = true
+            case .mirror, .mirrorSkipped:
+                break
+            case .mirroringStopped(let id):
+                if ctx.session.isReachable { linkEffects.append(.sendMessage(MirrorStoppedMessage.make(workoutID: id))) }
+            case .workoutSaved(let finished):
+                linkEffects.append(save(finished, &ctx))
+            case .log(let line):
+                ctx.log(troubled ? .warning : .info, line)
+            }
+        }
+        guard changed else { return nil }
+        persistWorkout(&ctx)
+        applyLifecycle(lifecycle.onWorkoutStateChanged(manager.activeState), &ctx)
+        linkEffects += mirrorLiveMetrics(&ctx)
+        performLinkEffects(linkEffects, &ctx)
+        return nil
+    }
+
+    /// `finishWorkout()` saved a workout: the record and every sample go into the replicated
+    /// state; the full-resolution series becomes a file for `transferFile`.
+    mutating func save(_ finished: FinishedWorkout, _ ctx: inout NodeContext) -> WatchLinkEffect {
+        if case .failure(let e) = ctx.put(finished.record) { ctx.log(.error, "workout \(finished.record.id) not saved: \(e)") }
+        for s in finished.samples {
+            if case .failure(let e) = ctx.put(s) { ctx.log(.error, "sample \(s.id) not saved: \(e)") }
+        }
+        ctx.log(.info, "workout \(finished.record.id) saved: \(finished.samples.count) samples, elapsed \(finished.record.elapsedMs) ms")
+        let file = WorkoutSampleFile(finished)
+        let bytes = file.encode()
+        return .transferFile(name: file.fileName, bytes: bytes, metadata: file.metadata(for: bytes))
+    }
+}

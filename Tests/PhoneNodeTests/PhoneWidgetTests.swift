@@ -1,0 +1,88 @@
+import PeerLink
+import PhoneNode
+import Shared
+import Testing
+
+@Suite("Phone widgets")
+struct PhoneWidgetTests {
+    typealias F = PhoneFixture
+    static let tokyo = "Asia/Tokyo"
+
+    @Test func reloadBudgetGrantsTheSeventySecondAndDeniesTheSeventyThird() throws {
+        // Installed at midnight, in the background: a timeline every 15 minutes, each counted.
+        let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 0))
+        let day = F.day(2026, 6, 1)
+        p.advance(to: day, 17, 30)
+        #expect(p.q("widget reloads")?.int == 71)
+        p.advance(to: day, 17, 45)
+        #expect(p.q("widget reloads")?.int == 72)
+        #expect(p.q("widget budget remaining")?.int == 0)
+        #expect(p.q("widget denied")?.int == 0)
+        p.advance(to: day, 18, 0)
+        #expect(p.q("widget denied")?.int == 1)
+        #expect(p.q("widget reloads")?.int == 72)
+        #expect(p.q("widget small date")?.intValue == F.local(Self.tokyo, 2026, 6, 1, 17, 45))
+        #expect(p.q("widget next")?.intValue == F.local(Self.tokyo, 2026, 6, 2, 0))
+        p.advance(to: day, 23, 59)
+        #expect(p.q("widget denied")?.int == 1)
+        // After local midnight the budget is fresh.
+        p.advance(to: F.day(2026, 6, 2), 0, 0)
+        #expect(p.q("widget reloads")?.int == 73)
+        #expect(p.q("widget budget used")?.int == 1)
+    }
+
+    @Test func reloadsInTheForegroundAreFree() throws {
+        let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 0))
+        p.advance(to: F.day(2026, 6, 1), 18, 0)
+        #expect(p.q("widget denied")?.int == 1)
+        p.advance(to: F.day(2026, 6, 1), 18, 30)
+        p.ok("app foreground")
+        #expect(p.q("widget reloads")?.int == 73)
+        p.advance(to: F.day(2026, 6, 1), 18, 45)
+        #expect(p.q("widget reloads")?.int == 74)
+        #expect(p.q("widget budget used")?.int == 72)
+        p.ok("app background")
+        p.advance(to: F.day(2026, 6, 1), 19, 0)
+        #expect(p.q("widget denied")?.int == 2)
+        #expect(p.q("widget reloads")?.int == 74)
+    }
+
+    @Test func widgetsShowTheAppGroupWithTheDeepLink() throws {
+        let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 9), language: .en)
+        p.ok("app foreground")
+        p.ok("authorize grant all")
+        #expect(p.q("widget small steps") == "—")
+        p.ok("steps 8432 --from 07:00 --to 09:00")
+        p.ok("hr 71.6")
+        #expect(p.q("widget small steps")?.int == 8_432)
+        #expect(p.q("widget small ring")?.doubleValue == 0.8432)
+        #expect(p.q("widget small url") == "fitness://dashboard")
+        #expect(p.q("widget medium kcal") == "—")
+        #expect(p.q("widget medium hr")?.doubleValue == 71.6)
+        let text = p.ok("show widgets").text
+        #expect(text.contains("[small] Today's steps 8,432 steps (84%)"))
+        #expect(text.contains("[medium] Steps 8,432 steps | Active calories — | Heart rate 72 bpm"))
+        #expect(p.ok("show widgets").value["policy"] == ["policy": "after", "at": .int(p.now + 15 * F.minuteMs)])
+    }
+
+    @Test func yesterdaysAppGroupShowsNoStepsAfterMidnight() throws {
+        let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 23))
+        p.ok("authorize grant all")
+        p.ok("steps 900 --from 22:50 --to 23:00")
+        #expect(p.q("widget small steps")?.int == 900)
+        p.advance(to: F.day(2026, 6, 2), 0, 15)
+        #expect(p.q("widget small steps") == "—")
+        #expect(p.q("widget small goal")?.int == 10_000)
+    }
+
+    @Test func widgetStateSurvivesARestart() throws {
+        let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 0))
+        p.advance(to: F.day(2026, 6, 1), 18, 0)
+        try p.restart()
+        #expect(p.q("widget reloads")?.int == 72)
+        #expect(p.q("widget denied")?.int == 1)
+        #expect(p.q("widget budget remaining")?.int == 0)
+        p.advance(to: F.day(2026, 6, 1), 20, 0)
+        #expect(p.q("widget denied")?.int == 1)
+    }
+}

@@ -1,0 +1,88 @@
+import Testing
+@testable import Shared
+
+@Suite("Replica delta codec")
+struct ReplicaDeltaCodecTests {
+    static func randomDelta(seed: UInt64) -> ReplicaDelta {
+        var rng = ReplicaSplitMix64(seed: seed)
+        let collections = ["goal", "sample", "workout", "settings", "設定"]
+        var records: [DeltaRecord] = []
+        var keys: Set<RecordKey> = []
+        for _ in 0..<rng.below(40) {
+            let id = ["g\(rng.below(300))", "目標-\(rng.below(9))", String(repeating: "long-id-", count: 1 + rng.below(4)) + "\(rng.below(9))", ""][rng.below(4)]
+            let key = RecordKey(collections[rng.below(collections.count)], id)
+            guard keys.insert(key).inserted else { continue }
+            func stamp() -> HLCTimestamp {
+                HLCTimestamp(wallMs: ReplicaFixture.start + Int64(rng.below(1_000_000)) - 500_000, counter: UInt32(rng.below(3) == 0 ? rng.below(1 << 20) : 0), replica: UInt16([1, 2, 40_000][rng.below(3)]))
+            }
+            if rng.below(5) == 0 {
+                records.append(DeltaRecord(key: key, fields: [], tombstone: stamp()))
+            } else {
+                var fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)] = []
+                for n in 0..<(1 + rng.below(4)) {
+                    let value: PlistValue = [.int(Int64(rng.below(128))), .int(-1), .int(Int64.max), .int(128), ReplicaFixture.value(&rng), .data([1, 2, 3]), .dictionary(["a": 1, "b": [true]])][rng.below(7)]
+                    fields.append((name: ["title", "v", "名前"][n % 3] + (n >= 3 ? "\(n)" : ""), value: value, stamp: stamp()))
+                }
+                records.append(DeltaRecord(key: key, fields: fields, tombstone: nil))
+            }
+        }
+        records.sort { $0.key < $1.key }
+        let partCount = 1 + rng.below(3)
+        var d = ReplicaDelta(origin: UInt16(rng.below(3)), incarnation: rng.next(), baseSeq: UInt64(rng.below(1000)), upToSeq: UInt64(rng.below(2000)),
+                             ackIncarnation: rng.next(), ackSeq: UInt64(rng.below(5000)), part: rng.below(partCount), partCount: partCount, records: records)
+        d.storeWasReset = rng.below(2) == 0
+        return d
+    }
+
+    @Test(arguments: Array(UInt64(1)...200))
+    func randomDeltasRoundTrip(seed: UInt64) throws {
+        let d = Self.randomDelta(seed: seed)
+        let decoded = try ReplicaDeltaCodec.decode(ReplicaDeltaCodec.encode(d))
+        #expect(decoded == d, "seed \(seed) (replay: ReplicaDeltaCodecTests.randomDelta(seed: \(seed)))")
+    }
+
+    @Test func unsortedRecordsComeBackSortedByKey() throws {
+        var d = Self.randomDelta(seed: 3)
+        let sorted = d.records
+        d.records.reverse()
+        #expect(try ReplicaDeltaCodec.decode(ReplicaDeltaCodec.encode(d)).records == sorted)
+    }
+
+    @Test(arguments: Array(UInt64(1)...40))
+    func damagedBytesAreRefusedWithoutTrapping(seed: UInt64) {
+        var rng = ReplicaSplitMix64(seed: seed ^ 0xDA3A6E)
+        let bytes = ReplicaDeltaCodec.encode(Self.randomDelta(seed: seed))
+        for cut in 0..<bytes.count {
+            #expect(throws: ByteReaderError.self, "seed \(seed): a prefix of \(cut) bytes decoded") { try ReplicaDeltaCodec.decode(Array(bytes[..<cut])) }
+        }
+        for _ in 0..<300 {
+            var damaged = bytes
+            for _ in 0..<(1 + rng.below(4)) { damaged[rng.below(damaged.count)] = UInt8(truncatingIfNeeded: rng.next()) }
+            _ = try? ReplicaDeltaCodec.decode(damaged)  // either outcome, but no trap
+        }
+    }
+
+    @Test func aHostileStampCannotPushTheClockToOverflow() {
+        var w = ByteWriter()
+        w.writeByte(2); w.writeVarint(1); w.writeUInt64BE(1); w.writeVarint(0); w.writeSignedVarint(0)
+        w.writeUInt64BE(0); w.writeVarint(0); w.writeByte(0)
+        w.writeSignedVarint(Int64.max - 10)  // base wall
+        w.writeVarint(1); w.writeVarint(1)  // writers
+        w.writeVarint(1); w.writeString("v")  // names
+        w.writeVarint(1); w.writeString("goal"); w.writeVarint(1)
+        w.writeVarint(1); w.writeByte(0x61)  // id "a"
+        w.writeVarint(2); w.writeVarint(0); w.writeVarint(0); w.writeVarint(0); w.writeByte(0x81)
+        #expect(throws: ByteReaderError.malformed("bad stamp")) { try ReplicaDeltaCodec.decode(w.bytes) }
+    }
+
+    @Test func aThousandSmallRecordsFitInSixteenKilobytes() {
+        var s = ReplicaState(replica: 1)
+        for i in 0..<1_000 {
+            s.set(RecordKey("bench", "k\(i)"), field: "v", to: .int(Int64(i % 100)), wallMs: ReplicaFixture.start + Int64(i))
+        }
+        let d = ReplicaDelta(origin: 1, incarnation: 1, baseSeq: 0, upToSeq: s.seq, ackIncarnation: 2, ackSeq: 0, records: s.fullState())
+        let size = ReplicaDeltaCodec.encode(d).count
+        #expect(size <= 16_384, "\(size) bytes")
+        #expect(size <= 9_000, "about 8 bytes a record: \(size) bytes")
+    }
+}

@@ -1,0 +1,129 @@
+import PeerLink
+import Shared
+import Testing
+
+@testable import WatchNode
+
+/// Crash recovery at the node level: the engine is rebuilt over the same `MemoryStore`, which
+/// holds exactly what was committed (kill -9 loses everything else).
+@Suite struct WatchAppRecoveryTests {
+    @Test func runningWorkoutIsRecoveredWithItsSamplesAfterACrash() throws {
+        let store = MemoryStore()
+        var t = morning
+        var watch = try makeWatchEngine(store: store, now: t)
+        #expect(watch.run("workout start cycling", at: t).isOK)
+        let id = try #require(watch.value("workout id", at: t)?.stringValue)
+        for bpm in [110, 120, 130] {
+            t += 5 * second
+            #expect(watch.run("hr \(bpm)", at: t).isOK)
+        }
+        t += 10 * second
+        #expect(watch.run("energy 4.5", at: t).isOK)
+        #expect(watch.run("workout pause", at: t + 10 * second).isOK)
+        t += 40 * second
+        #expect(watch.run("workout resume", at: t).isOK)
+        t += 20 * second
+        #expect(watch.run("hr 140", at: t).isOK)
+        // Crash: the process dies; it is restarted 2 minutes later over the same store.
+        let crashAt = t
+        t += 120 * second
+        watch = try makeWatchEngine(store: store, now: t, incarnation: 101)
+        #expect(watch.value("workout id", at: t)?.stringValue == id)
+        #expect(watch.value("workout state", at: t)?.stringValue == "running")
+        #expect(watch.value("workout activity", at: t)?.stringValue == "cycling")
+        #expect(watch.value("workout samples", at: t)?.intValue == 5)
+        #expect(watch.value("workout hr latest", at: t)?.doubleValue == 140)
+        #expect(watch.value("workout energy", at: t)?.doubleValue == 4.5)
+        // Elapsed: 15 s + 10 s + 10 s before the pause, 30 s paused, then running through the
+        // crash: (crashAt − resume) + 120 s.
+        let resumeAt = crashAt - 20 * second
+        let expected = 35 * second + (t - resumeAt)
+        #expect(watch.value("workout elapsed", at: t)?.intValue == expected)
+        #expect(watch.run("hr 150", at: t + second).isOK)
+        let end = watch.run("workout end", at: t + 2 * second)
+        #expect(end.value["samples"]?.intValue == 6)
+        #expect(watch.value("count sample", at: t + 2 * second)?.intValue == 6)
+        #expect(watch.value("workouts last elapsed", at: t + 2 * second)?.intValue == expected + 2 * second)
+        #expect(watch.ctx.local[WorkoutSnapshotStore.headKey] == nil, "the snapshot goes once the workout is saved")
+    }
+
+    @Test func pausedWorkoutIsRecoveredPausedAndDeadTimeStaysPaused() throws {
+        let store = MemoryStore()
+        var watch = try makeWatchEngine(store: store, now: morning)
+        watch.run("workout start", at: morning)
+        watch.run("hr 100", at: morning + 30 * second)
+        #expect(watch.run("workout pause", at: morning + 60 * second).isOK)
+        let restart = morning + 600 * second
+        watch = try makeWatchEngine(store: store, now: restart, incarnation: 101)
+        #expect(watch.value("workout state", at: restart)?.stringValue == "paused")
+        #expect(watch.value("workout elapsed", at: restart)?.intValue == 60 * second)
+        #expect(watch.value("workout samples", at: restart)?.intValue == 1)
+        #expect(watch.run("workout resume", at: restart).isOK)
+        #expect(watch.value("workout elapsed", at: restart + 15 * second)?.intValue == 75 * second)
+        #expect(watch.value("app running", at: restart) == .bool(true), "a recovered workout keeps the app alive")
+    }
+
+    @Test func everyCommittedSampleSurvivesAcrossChunkBoundaries() throws {
+        let store = MemoryStore()
+        var watch = try makeWatchEngine(store: store, now: morning)
+        watch.run("workout start", at: morning)
+        let n = WorkoutSnapshotStore.samplesPerChunk * 2 + 3
+        var rng = SplitMix64(seed: 0x5EED)
+        var bpms: [Double] = []
+        for i in 1...n {
+            let bpm = Double(rng.int(60...190))
+            bpms.append(bpm)
+            #expect(watch.run("hr \(Int(bpm))", at: morning + EpochMs(i) * second).isOK, "seed 0x5EED, sample \(i)")
+        }
+        let restart = morning + EpochMs(n + 60) * second
+        watch = try makeWatchEngine(store: store, now: restart, incarnation: 101)
+        #expect(watch.app.manager.builder?.samples.map(\.value) == bpms, "seed 0x5EED")
+        #expect(watch.app.manager.builder?.heartRate.sum == bpms.reduce(0, +), "seed 0x5EED")
+    }
+
+    @Test func snapshotWritesOnlyTheLastChunk() {
+        var m = WorkoutManager()
+        _ = m.start(workoutID: "w1", configuration: runOutdoor, at: 0)
+        for i in 1...300 { _ = m.addHeartRate(bpm: 120, at: EpochMs(i) * 1000) }
+        let snapshot = m.snapshot(at: 301_000)!
+        let all = WorkoutSnapshotStore.writes(for: snapshot, persistedSampleCount: 0)
+        #expect(all.map(\.key) == [WorkoutSnapshotStore.headKey, "workout.samples.0", "workout.samples.1"])
+        let incremental = WorkoutSnapshotStore.writes(for: snapshot, persistedSampleCount: 299)
+        #expect(incremental.map(\.key) == [WorkoutSnapshotStore.headKey, "workout.samples.1"])
+        var local: [String: PlistValue] = [:]
+        for w in all { local[w.key] = w.value }
+        guard case .success(let loaded)? = WorkoutSnapshotStore.load(from: local) else {
+            Issue.record("snapshot did not load")
+            return
+        }
+        #expect(loaded == snapshot)
+        local["workout.samples.1"] = nil
+        guard case .failure(let e)? = WorkoutSnapshotStore.load(from: local) else {
+            Issue.record("a missing chunk must be refused")
+            return
+        }
+        #expect(e.reason.contains("chunk 1 is missing"))
+    }
+
+    @Test func unusableSnapshotIsQuarantinedNotOverwritten() throws {
+        let store = MemoryStore()
+        var watch = try makeWatchEngine(store: store, now: morning)
+        watch.run("workout start", at: morning)
+        watch.run("hr 100", at: morning + second)
+        // Damage the stored snapshot: its running totals no longer match its samples.
+        var head = try #require(watch.ctx.local[WorkoutSnapshotStore.headKey]?.dictionaryValue)
+        head["hrSum"] = .double(999)
+        var batch = WriteBatch()
+        batch.put(StoreTable("app_local"), Array(WorkoutSnapshotStore.headKey.utf8), CanonicalEncoding.encode(.dictionary(head)))
+        try store.commit(batch)
+        let restart = morning + 60 * second
+        watch = try makeWatchEngine(store: store, now: restart, incarnation: 101)
+        #expect(watch.value("workout state", at: restart)?.stringValue == "none")
+        #expect(watch.value("errors last", at: restart)?.stringValue?.contains("not recovered") == true)
+        let moved = try #require(watch.ctx.local[WorkoutSnapshotStore.quarantineKey])
+        #expect(moved[WorkoutSnapshotStore.headKey]?["hrSum"] == .double(999))
+        #expect(watch.ctx.local[WorkoutSnapshotStore.headKey] == nil)
+        #expect(watch.run("workout start", at: restart).isOK, "a new workout can start")
+        #expect(watch.ctx.local[WorkoutSnapshotStore.quarantineKey] != nil, "the quarantined copy is kept")
+    }
+}
