@@ -61,7 +61,7 @@ let linkSuite = BenchSuite(name: "link") { quick in
     _ = try watch.waitFor("query outstanding", attempts: 1_000_000, pauseMicroseconds: 2_000) { $0 == .int(0) }
     userInfoSeconds = Double(monotonicNs() - t0) / 1e9
     let received = try phone.call("query received").value.intValue ?? 0
-    guard received == userInfos else { throw BenchFailure(description: "the phone received \(received) of \(userInfos) user infos") }
+    guard received == userInfos else { throw LinkBenchFailure(description: "the phone received \(received) of \(userInfos) user infos") }
     }
 
     // Files.
@@ -107,6 +107,6 @@ let linkSuite = BenchSuite(name: "link") { quick in
 }
 
 /// A benchmark run that did not produce a valid figure.
-struct BenchFailure: Error, CustomStringConvertible {
+struct LinkBenchFailure: Error, CustomStringConvertible {
     var description: String
 }

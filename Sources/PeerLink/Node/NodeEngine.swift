@@ -45,7 +45,7 @@ public final class NodeEngine<App: NodeApp> {
     public private(set) var monoNow: EpochMs
     /// Frames sent and received on each open connection (handshake included), and the
     /// connection opened last: the conductor compares these with its proxy's counts.
-    public private(set) var connectionFrames: [ConnectionID: (sent: Int, received: Int)] = [:]
+    public internal(set) var connectionFrames: [ConnectionID: (sent: Int, received: Int)] = [:]
     public private(set) var latestConnection: ConnectionID?
     /// Bytes received and sent over all connections.
     public private(set) var bytesIn = 0

@@ -22,6 +22,7 @@ extension NodeEngine {
             if h.byteCount < offset { try hashFile(path, into: h, upTo: offset) }
             if h.byteCount == offset { h.update(out[(FrameHeader.size + header.count)...]) }
             fileHashes[key] = h
+            connectionFrames[id]?.sent += 1
             heldSends.append(.send(id, out))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
@@ -46,6 +47,7 @@ extension NodeEngine {
             let h = fileHashes.removeValue(forKey: Self.sendHashKey(number)) ?? IncrementalHash()
             try hashFile(path, into: h, upTo: sizeBytes)
             guard h.byteCount == sizeBytes, files.size(path) == sizeBytes else { throw FileStorageError("\(path) changed while it was sent") }
+            connectionFrames[id]?.sent += 1
             heldSends.append(.send(id, FrameEncoder.encode(Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: h.finish())))))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
