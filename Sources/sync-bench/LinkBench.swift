@@ -1,6 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PeerLink
 import Shared
 
-/// The `link` suite (not yet measured: see its issue).
-let linkSuite = BenchSuite(name: "link") { _ in
-    throw BenchNotImplemented(suite: "link")
+/// The `link` suite: PeerLink between a phone and a watch node (each a `NodeProcess` on its
+/// own thread, SQLite stores in temporary directories, loopback TCP), beside raw-socket
+/// baselines measured in the same run.
+///
+/// - `message_rtt_us`: a 64-byte `sendMessageData` with a 64-byte reply, chained; beside
+///   `raw_tcp_rtt_us` (a 64-byte ping-pong on a plain socket pair).
+/// - `file_mb_s`: `transferFile` of a 256 MB file, from the call to `didFinish` (hashing
+///   on both sides, the receiver's writes and syncs included); beside `raw_tcp_mb_s`.
+/// - `userinfo_per_s`: 100,000 `transferUserInfo`, durable on both sides, from the call to
+///   the last acknowledgement.
+let linkSuite = BenchSuite(name: "link") { quick in
+    // PEERLINK_BENCH_ONLY=rtt|userinfo|file runs one part (for profiling); figures of the others are 0.
+    let only = ProcessInfo.processInfo.environment["PEERLINK_BENCH_ONLY"]
+    func runs(_ part: String) -> Bool { only == nil || only == part }
+    let rttRounds = quick ? 300 : 10_000
+    let fileBytes = quick ? 16 << 20 : 256_000_000
+    let userInfos = quick ? 5_000 : 100_000
+    // PEERLINK_BENCH_DIR puts the nodes' state elsewhere (e.g. /dev/shm, to see the cost of the disk).
+    let base = (ProcessInfo.processInfo.environment["PEERLINK_BENCH_DIR"] ?? NSTemporaryDirectory()) + "/peerlink-bench-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: base) }
+    let secret = secureRandomBytes(PairingFile.secretBytes)
+    func start(_ role: DeviceRole, port: UInt16?) throws -> NodeProcessThread {
+        let dir = base + "/" + role.rawValue
+        try makeDirectories(dir)
+        try PairingFile.write(secret, directory: dir)
+        var o = NodeProcessOptions(role: role, stateDirectory: dir)
+        o.virtualStartMs = 1_780_000_000_000
+        o.seed = 1
+        if let port { o.connect = SocketAddress(host: "127.0.0.1", port: port) } else { o.listen = SocketAddress(host: "127.0.0.1", port: 0) }
+        return try NodeProcessThread(options: o) { LinkBenchApp() }
+    }
+    let phone = try start(.phone, port: nil)
+    let watch = try start(.watch, port: phone.listeningPort)
+    defer { watch.stop(); phone.stop() }
+    _ = try watch.waitFor("query link reachable", pauseMicroseconds: 1_000) { $0 == .bool(true) }
+
+    // Message round trips.
+    var messageRtt = 0.0, rawRtt = 1.0, userInfoSeconds = 1e9, fileMBps = 0.0, rawMBps = 1.0
+    var t0 = monotonicNs()
+    if runs("rtt") {
+    _ = try watch.call("rtt 200")
+    _ = try watch.waitFor("query rttDone", pauseMicroseconds: 2_000) { $0 == .int(200) }
+    t0 = monotonicNs()
+    _ = try watch.call("rtt \(rttRounds)")
+    _ = try watch.waitFor("query rttDone", attempts: 1_000_000, pauseMicroseconds: 2_000) { $0 == .int(Int64(rttRounds)) }
+    messageRtt = Double(monotonicNs() - t0) / 1000 / Double(rttRounds)
+    rawRtt = try RawTCPBaseline.rttMicroseconds(rounds: rttRounds)
+    }
+
+    // User info.
+    if runs("userinfo") {
+    t0 = monotonicNs()
+    _ = try watch.call("ui \(userInfos)")
+    _ = try watch.waitFor("query outstanding", attempts: 1_000_000, pauseMicroseconds: 2_000) { $0 == .int(0) }
+    userInfoSeconds = Double(monotonicNs() - t0) / 1e9
+    let received = try phone.call("query received").value.intValue ?? 0
+    guard received == userInfos else { throw LinkBenchFailure(description: "the phone received \(received) of \(userInfos) user infos") }
+    }
+
+    // Files.
+    if runs("file") {
+    let filesDir = base + "/watch/files"
+    try makeDirectories(filesDir)
+    let fd = open(filesDir + "/big.bin", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    var rng = SplitMix64(seed: 3)
+    var block = [UInt8](repeating: 0, count: 1 << 20)
+    var written = 0
+    while written < fileBytes {
+        for i in stride(from: 0, to: block.count, by: 8) { withUnsafeBytes(of: rng.next()) { for j in 0..<8 { block[i + j] = $0[j] } } }
+        let n = min(block.count, fileBytes - written)
+        _ = block.withUnsafeBytes { write(fd, $0.baseAddress, n) }
+        written += n
+    }
+    close(fd)
+    t0 = monotonicNs()
+    _ = try watch.call("file big.bin")
+    _ = try watch.waitFor("query filesSent", attempts: 1_000_000, pauseMicroseconds: 2_000) { $0 == .int(1) }
+    fileMBps = Double(fileBytes) / 1e6 / (Double(monotonicNs() - t0) / 1e9)
+    rawMBps = try RawTCPBaseline.streamMBps(bytes: fileBytes)
+    }
+
+    return [
+        "message_rtt_us": .double((messageRtt * 10).rounded() / 10),
+        "raw_tcp_rtt_us": .double((rawRtt * 10).rounded() / 10),
+        "message_rtt_ratio": .double((messageRtt / rawRtt * 100).rounded() / 100),
+        "file_mb_s": .double(fileMBps.rounded()),
+        "raw_tcp_mb_s": .double(rawMBps.rounded()),
+        "file_ratio": .double((fileMBps / rawMBps * 100).rounded() / 100),
+        "file_bytes": .int(Int64(fileBytes)),
+        "userinfo_per_s": .double((Double(userInfos) / userInfoSeconds).rounded()),
+        "userinfo_count": .int(Int64(userInfos)),
+        "message_rounds": .int(Int64(rttRounds)),
+        "goals_met": [
+            "message_rtt_le_2x_raw": .bool(messageRtt <= 2 * rawRtt),
+            "file_ge_0_6x_raw": .bool(fileMBps >= 0.6 * rawMBps),
+            "userinfo_ge_50000_per_s": .bool(Double(userInfos) / userInfoSeconds >= 50_000),
+        ],
+        "quick": .bool(quick),
+    ]
+}
+
+/// A benchmark run that did not produce a valid figure.
+struct LinkBenchFailure: Error, CustomStringConvertible {
+    var description: String
 }

@@ -27,11 +27,15 @@ public enum StoreOpening: Sendable, Equatable {
 /// the event produced. It does no socket I/O and reads no clock: `now` comes with each call.
 public final class NodeEngine<App: NodeApp> {
     public private(set) var app: App
-    public private(set) var ctx: NodeContext
+    public internal(set) var ctx: NodeContext
     let store: KeyValueStore
     private var decoders: [ConnectionID: FrameDecoder] = [:]
     private var output: [NodeOutput] = []
-    private var heldSends: [NodeOutput] = []
+    var heldSends: [NodeOutput] = []
+    /// The node's files: what `transferFile` reads, where received files land.
+    public let files: any FileStorage
+    /// Running SHA-256 of files being received, by path (see `NodeFiles.swift`).
+    var fileHashes: [String: IncrementalHash] = [:]
     /// Set when a commit failed: the node must stop.
     public private(set) var failed: String?
     /// The node's wall clock minus its monotonic clock: what clock faults (bump, drift,
@@ -41,7 +45,7 @@ public final class NodeEngine<App: NodeApp> {
     public private(set) var monoNow: EpochMs
     /// Frames sent and received on each open connection (handshake included), and the
     /// connection opened last: the conductor compares these with its proxy's counts.
-    public private(set) var connectionFrames: [ConnectionID: (sent: Int, received: Int)] = [:]
+    public internal(set) var connectionFrames: [ConnectionID: (sent: Int, received: Int)] = [:]
     public private(set) var latestConnection: ConnectionID?
     /// Bytes received and sent over all connections.
     public private(set) var bytesIn = 0
@@ -54,9 +58,11 @@ public final class NodeEngine<App: NodeApp> {
     /// the shell then quarantines it and calls again with an empty store and `opening`
     /// `.resetAfterCorruption`.
     public init(app: App, role: DeviceRole, store: KeyValueStore, config: LinkConfig, calendar: LocalCalendar,
-                language: AppLanguage, now: EpochMs, seed: UInt64, newIncarnation: UInt64, opening: StoreOpening = .existing) throws {
+                language: AppLanguage, now: EpochMs, seed: UInt64, newIncarnation: UInt64, opening: StoreOpening = .existing,
+                files: any FileStorage = MemoryFileStorage()) throws {
         self.app = app
         self.store = store
+        self.files = files
         self.monoNow = now
         let (replica, syncState) = try ReplicaPersistence.load(from: store, replica: role.replicaID)
         let linkState = try LinkPersistence.load(from: store, newIncarnation: newIncarnation)
@@ -79,6 +85,7 @@ public final class NodeEngine<App: NodeApp> {
             // The seed's requirement 5.2: reset to the initial state and record an error log.
             ctx.log(.error, "store corrupt (\(reason)); moved to \(moved); started from the initial state; the peer will resend its data")
         }
+        ctx.session.onClock(now: now)
         ctx.session.activate()
         self.app.onLaunch(&ctx)
         finish()
@@ -106,7 +113,8 @@ public final class NodeEngine<App: NodeApp> {
     public func received(_ id: ConnectionID, _ bytes: ArraySlice<UInt8>, now: EpochMs) {
         setNow(now)
         bytesIn += bytes.count
-        guard var d = decoders[id] else { return }
+        // Taken out of the table while it works, so its buffer is not copied on write.
+        guard var d = decoders.removeValue(forKey: id) else { return }
         d.feed(bytes)
         while true {
             do {
@@ -151,6 +159,7 @@ public final class NodeEngine<App: NodeApp> {
     private func setNow(_ mono: EpochMs) {
         monoNow = mono
         ctx.now = mono + wallOffsetMs
+        ctx.session.onClock(now: mono)
     }
 
     /// Changes the wall clock's offset from the monotonic clock (a clock fault).
@@ -191,10 +200,19 @@ public final class NodeEngine<App: NodeApp> {
         return reply
     }
 
+    /// Runs `body` on the context as the app would (link API calls, writes) at `now`, then
+    /// commits and releases frames like any entry point. For tests and the simulator.
+    public func withContext<R>(now: EpochMs, _ body: (inout NodeContext) -> R) -> R {
+        setNow(now)
+        let r = body(&ctx)
+        finish()
+        return r
+    }
+
     // MARK: - Internals
 
     /// Handles session actions until none are left (deliveries may cause more).
-    private func pump() {
+    func pump() {
         while true {
             let actions = ctx.session.drainActions()
             if actions.isEmpty { return }
@@ -211,6 +229,12 @@ public final class NodeEngine<App: NodeApp> {
                     ctx.log(level, message)
                 case .deliver(let event):
                     deliver(event)
+                case .sendFileChunk(let id, let number, let path, let offset, let count):
+                    sendFileChunk(id, number: number, path: path, offset: offset, count: count)
+                case .sendFileEnd(let id, let number, let path, let size):
+                    sendFileEnd(id, number: number, path: path, sizeBytes: size)
+                case .file(let op):
+                    performFileOperation(op)
                 }
             }
         }
@@ -231,6 +255,11 @@ public final class NodeEngine<App: NodeApp> {
         case .linkDidChange(up: false):
             // A delta in flight stays in the outbox and is delivered on reconnect.
             break
+        case .didReceiveFile:
+            // The app's file moves happen before the inbox is cleaned after its callback.
+            app.onLinkEvent(event, &ctx)
+            pump()
+            return
         default:
             break
         }

@@ -12,14 +12,33 @@ public struct LinkConfig: Sendable, Equatable {
     public var heartbeatIntervalMs: Int64 = 2_000
     /// A peer silent this long is declared gone: the connection is closed, unreachable.
     public var peerSilenceTimeoutMs: Int64 = 7_000
-    /// Unacknowledged transfers are sent again after this long without progress.
+    /// Unacknowledged transfers (user info, context, file chunks) are sent again after this
+    /// long without progress (doubling after each retransmission without progress, up to 16×).
     public var retransmitAfterMs: Int64 = 1_500
-    /// At most this many user-info transfers are on the wire unacknowledged.
+    /// At most this many user-info transfers per stream are on the wire unacknowledged.
     public var maxUserInfoInFlight: Int = 8_192
     /// Reconnect backoff: first delay, cap, and jitter as a fraction of the delay.
     public var reconnectInitialMs: Int64 = 250
     public var reconnectMaxMs: Int64 = 30_000
     public var reconnectJitter: Double = 0.2
+    /// `sendMessage`: no reply (or receipt) within this time fails with `messageReplyTimedOut`.
+    public var messageReplyTimeoutMs: Int64 = 5_000
+    /// File content per `fileChunk` frame (at most `FrameBodies.maxFileChunkBytes`).
+    public var fileChunkBytes: Int = FrameBodies.maxFileChunkBytes
+    /// File bytes sent beyond what the receiver acknowledged.
+    public var fileWindowBytes: Int64 = 32 << 20
+    /// The receiver syncs and commits a file's content (the point a resume starts from)
+    /// every this many bytes.
+    public var fileSyncIntervalBytes: Int64 = 8 << 20
+    /// The receiver reports progress (its committed offset) every this many bytes received,
+    /// so a slow link is not mistaken for a lost one.
+    public var fileAckIntervalBytes: Int64 = 1 << 20
+    /// A file whose SHA-256 mismatches this many times fails with `deliveryFailed`.
+    public var maxFileVerifyFailures: Int = 3
+    /// `transferCurrentComplicationUserInfo` budget per local calendar day.
+    public var complicationTransfersPerDay: Int = 50
+    /// How many recent message ids the receiver remembers to drop duplicates.
+    public var recentMessageIDsKept: Int = 256
 
     public init(role: DeviceRole, pairingSecret: [UInt8]?) {
         self.role = role
@@ -49,4 +68,7 @@ public struct SplitMix64: Sendable, Equatable {
         let span = UInt64(range.upperBound - range.lowerBound + 1)
         return range.lowerBound + Int(next() % span)
     }
+
+    /// True with probability `percent` / 100.
+    public mutating func chance(_ percent: Double) -> Bool { percent > 0 && nextUnit() * 100 < percent }
 }

@@ -1,90 +1,110 @@
 import Shared
 
+/// The two user-info streams: ordinary transfers and complication user info, each FIFO
+/// with its own chain of sequence numbers and receive log. Complication user info jumps
+/// ahead of queued ordinary transfers, so it cannot share their order.
+public enum UserInfoStream: Int, Sendable, Equatable, CaseIterable {
+    case ordinary = 0
+    case complication = 1
+}
+
 /// One queued user-info transfer in the sender's durable outbox.
 public struct OutboxItem: Sendable, Equatable {
     public var seq: UInt64
     public var payload: PlistValue
     /// The canonical encoding of `payload` (what goes on the wire).
     public var encoded: [UInt8]
-    public var isComplication: Bool
+    public var stream: UserInfoStream
+    /// Complication stream only: the newest queued one is tagged current.
+    public var isCurrent: Bool
     public var createdMs: EpochMs
+}
+
+/// A file the sender has queued (`transferFile`), in its durable outbox.
+public struct OutgoingFile: Sendable, Equatable {
+    public var number: UInt64
+    public var path: String
+    public var name: String
+    public var sizeBytes: Int64
+    public var metadata: PlistValue?
+    public var createdMs: EpochMs
+}
+
+/// The file being received: where it is and how much of it is durable.
+public struct IncomingFile: Sendable, Equatable {
+    public var number: UInt64
+    public var name: String
+    public var sizeBytes: Int64
+    /// The sender's SHA-256 (from `fileEnd`; empty until it came).
+    public var sha256: [UInt8]
+    public var metadata: PlistValue?
+    /// Bytes written, synced and committed (what a resume starts from).
+    public var committedBytes: Int64
+    /// Checksum mismatches so far (the transfer fails after `LinkConfig.maxFileVerifyFailures`).
+    public var verifyFailures: Int
+}
+
+/// Content that arrived while the app was not running (`hasContentPending`); it is delivered,
+/// in arrival order, when the app runs.
+public enum PendingContent: Sendable, Equatable {
+    case userInfo(PlistValue, isComplication: Bool)
+    case applicationContext(PlistValue)
+    case file(ReceivedFile)
 }
 
 /// The part of a session that survives restarts and crashes.
 public struct LinkPersistent: Sendable, Equatable {
     /// This link store's incarnation: random, chosen when the store was created.
     public var incarnation: UInt64
-    /// The next outbox sequence number (starts at 1).
+    /// The next outbox sequence number (starts at 1), shared by both user-info streams.
     public var nextSeq: UInt64 = 1
-    /// Undelivered transfers, in seq order.
+    /// Undelivered user-info transfers, in seq order.
     public var outbox: [OutboxItem] = []
-    /// The peer incarnation whose stream `lastDeliveredFromPeer` counts.
+    /// The peer incarnation whose streams the receive logs count.
     public var peerIncarnation: UInt64 = 0
-    /// The highest peer seq delivered to the app here (the receive log).
+    /// The receive log: the highest peer seq delivered here, per stream.
     public var lastDeliveredFromPeer: UInt64 = 0
+    public var lastComplicationDeliveredFromPeer: UInt64 = 0
     /// A peer has authenticated at least once (the phone's `isWatchAppInstalled`).
     public var peerEverSeen = false
+    /// The watch's complication was on the active face when last heard (phone).
+    public var peerComplicationEnabled = false
+    /// Complication budget: the local day (days since 1970) and transfers used that day.
+    public var complicationBudgetDay: Int = 0
+    public var complicationTransfersUsed: Int = 0
+
+    // MARK: Application context
+    /// `applicationContext`: the last one this side set, with its version.
+    public var applicationContext: PlistValue?
+    public var contextVersion: UInt64 = 0
+    /// The highest version the peer has stored.
+    public var contextAckedVersion: UInt64 = 0
+    /// `receivedApplicationContext` and its version (counted per peer incarnation).
+    public var receivedApplicationContext: PlistValue?
+    public var receivedContextVersion: UInt64 = 0
+
+    // MARK: Files
+    public var nextFileNumber: UInt64 = 1
+    public var outgoingFiles: [OutgoingFile] = []
+    public var incomingFile: IncomingFile?
+    /// The highest peer file number delivered here.
+    public var lastFileDelivered: UInt64 = 0
+
+    // MARK: Pending content
+    public var nextInboxSeq: UInt64 = 1
+    public var inbox: [(seq: UInt64, content: PendingContent)] = []
 
     public init(incarnation: UInt64) { self.incarnation = incarnation }
-}
 
-/// How a session's durable state is laid out in the node store.
-///
-/// - `link_outbox`: key = seq (8 bytes big-endian); value = u8 flags (1 complication),
-///   varint createdMs (zigzag), canonical payload.
-/// - `link_meta`: `state` = u8 version, u64 incarnation, varint nextSeq, u64 peerIncarnation,
-///   varint lastDeliveredFromPeer, u8 peerEverSeen.
-public enum LinkPersistence {
-    public static let outbox = StoreTable("link_outbox")
-    public static let meta = StoreTable("link_meta")
-    static let stateKey = Array("state".utf8)
-
-    public static func encodeMeta(_ p: LinkPersistent) -> [UInt8] {
-        var w = ByteWriter(capacity: 40)
-        w.writeByte(1)
-        w.writeUInt64BE(p.incarnation)
-        w.writeVarint(p.nextSeq)
-        w.writeUInt64BE(p.peerIncarnation)
-        w.writeVarint(p.lastDeliveredFromPeer)
-        w.writeByte(p.peerEverSeen ? 1 : 0)
-        return w.bytes
-    }
-
-    public static func metaWrite(_ p: LinkPersistent, into b: inout WriteBatch) {
-        b.put(meta, stateKey, encodeMeta(p))
-    }
-
-    public static func encodeItem(_ item: OutboxItem) -> [UInt8] {
-        var w = ByteWriter(capacity: item.encoded.count + 12)
-        w.writeByte(item.isComplication ? 1 : 0)
-        w.writeSignedVarint(item.createdMs)
-        w.writeBytes(item.encoded)
-        return w.bytes
-    }
-
-    /// Reads the persisted session state; a new one (with `newIncarnation`) when the store is empty.
-    public static func load(from store: KeyValueStore, newIncarnation: UInt64) throws -> LinkPersistent {
-        do {
-            guard let m = try store.get(meta, stateKey) else { return LinkPersistent(incarnation: newIncarnation) }
-            var r = ByteReader(m)
-            guard try r.readByte() == 1 else { throw StoreCorruption(reason: "unknown link meta version") }
-            var p = LinkPersistent(incarnation: try r.readUInt64BE())
-            p.nextSeq = try r.readVarint()
-            p.peerIncarnation = try r.readUInt64BE()
-            p.lastDeliveredFromPeer = try r.readVarint()
-            p.peerEverSeen = try r.readByte() == 1
-            for row in try store.scan(outbox) {
-                guard let seq = storeKeyValue(row.key) else { throw StoreCorruption(reason: "bad outbox key") }
-                var ir = ByteReader(row.value)
-                let flags = try ir.readByte()
-                let created = try ir.readSignedVarint()
-                let encoded = Array(row.value[ir.offset...])
-                let payload = try CanonicalEncoding.decode(encoded)
-                p.outbox.append(OutboxItem(seq: seq, payload: payload, encoded: encoded, isComplication: flags & 1 == 1, createdMs: created))
-            }
-            return p
-        } catch let e as ByteReaderError {
-            throw StoreCorruption(reason: "link state row does not decode: \(e)")
-        }
+    public static func == (a: LinkPersistent, b: LinkPersistent) -> Bool {
+        a.incarnation == b.incarnation && a.nextSeq == b.nextSeq && a.outbox == b.outbox && a.peerIncarnation == b.peerIncarnation
+            && a.lastDeliveredFromPeer == b.lastDeliveredFromPeer && a.lastComplicationDeliveredFromPeer == b.lastComplicationDeliveredFromPeer
+            && a.peerEverSeen == b.peerEverSeen && a.peerComplicationEnabled == b.peerComplicationEnabled
+            && a.complicationBudgetDay == b.complicationBudgetDay && a.complicationTransfersUsed == b.complicationTransfersUsed
+            && a.applicationContext == b.applicationContext && a.contextVersion == b.contextVersion && a.contextAckedVersion == b.contextAckedVersion
+            && a.receivedApplicationContext == b.receivedApplicationContext && a.receivedContextVersion == b.receivedContextVersion
+            && a.nextFileNumber == b.nextFileNumber && a.outgoingFiles == b.outgoingFiles && a.incomingFile == b.incomingFile
+            && a.lastFileDelivered == b.lastFileDelivered && a.nextInboxSeq == b.nextInboxSeq
+            && a.inbox.map(\.seq) == b.inbox.map(\.seq) && a.inbox.map(\.content) == b.inbox.map(\.content)
     }
 }

@@ -17,46 +17,68 @@ extension LinkSession {
         do {
             switch frame.kind {
             case .ping:
-                send(id, Frame(.pong, frame.body))
-            case .pong:
-                break
-            case .appState:
-                guard frame.body.count == 1 else { throw ByteReaderError.malformed("appState body") }
-                let s = AppState(flags: frame.body[0])
-                if s.complicationEnabled != peerAppState?.complicationEnabled { actions.append(.deliver(.watchStateDidChange)) }
-                peerAppState = s
-                updateReachability()
+                onPeerAppState(try Self.appStateBody(frame))
+                send(id, Frame(.pong, [localAppState.flags]))
+            case .pong, .appState:
+                onPeerAppState(try Self.appStateBody(frame))
             case .userInfo:
                 try onUserInfoFrame(frame, now: now)
             case .userInfoAck:
                 try onUserInfoAck(frame, now: now)
+            case .message:
+                try onMessageFrame(id, frame, now: now)
+            case .messageReply:
+                try onMessageReply(id, frame)
+            case .messageError:
+                try onMessageError(id, frame)
+            case .context:
+                try onContextFrame(frame, now: now)
+            case .contextAck:
+                try onContextAck(frame, now: now)
+            case .fileOffer:
+                try onFileOffer(frame, now: now)
+            case .fileResume:
+                try onFileResume(frame, now: now)
+            case .fileChunk:
+                try onFileChunk(frame, now: now)
+            case .fileAck:
+                try onFileAck(frame, now: now)
+            case .fileCancel:
+                try onFileCancel(frame)
+            case .fileEnd:
+                try onFileEnd(frame, now: now)
             case .reject:
                 var r = ByteReader(frame.body)
                 let reason = (try? r.readString()) ?? "no reason"
                 emitLog(.warning, "peer closed the link: \(reason)")
                 actions.append(.close(id, reason: "closed by peer: \(reason)"))
             case .hello, .helloReply, .auth, .ready:
-                protocolViolation(id, "handshake frame \(frame.kind) after the handshake")
-            default:
-                protocolViolation(id, "frame \(frame.kind) is not supported by this session yet")
+                protocolViolation(id, "handshake frame \(frame.kind) after the handshake (out of protocol order)")
             }
         } catch {
             protocolViolation(id, "malformed \(frame.kind) frame: \(error)")
         }
     }
 
+    static func appStateBody(_ frame: Frame) throws(ByteReaderError) -> AppState {
+        guard frame.body.count == 1, frame.body[0] & ~0x0F == 0 else { throw .malformed("\(frame.kind) body must be one flags byte") }
+        return AppState(flags: frame.body[0])
+    }
+
     mutating func protocolViolation(_ id: ConnectionID, _ reason: String) {
+        stats.connectionsRejected += 1
         emitLog(.warning, "closing connection \(id): \(reason)")
         actions.append(.close(id, reason: reason))
     }
 
     // MARK: - Time
 
-    /// Time passed: handshake timeouts, heartbeats, silence, retransmission.
+    /// Time passed: handshake timeouts, heartbeats, silence, reply timeouts, retransmission.
     public mutating func onTick(now: EpochMs) {
-        for (id, h) in handshakes where now - h.openedMs >= config.handshakeTimeoutMs {
+        for id in handshakes.keys.sorted() where now - handshakes[id]!.openedMs >= config.handshakeTimeoutMs {
             refuse(id, "handshake not completed within \(config.handshakeTimeoutMs) ms", tellPeer: false)
         }
+        expireMessages(now: now)
         guard var a = active else { return }
         a.nowMs = now
         active = a
@@ -66,13 +88,33 @@ extension LinkSession {
             onConnectionClosed(a.id, now: now)
             return
         }
-        if !outbox.isEmpty, a.sentThrough > 0, now - a.lastProgressMs >= config.retransmitAfterMs {
+        if a.awaitsAck(self), now >= a.retransmitDueMs(config) {
             retransmit(now: now)
         }
         if let a2 = active, now - a2.lastSentMs >= config.heartbeatIntervalMs {
-            send(a2.id, Frame(.ping))
-            if var a3 = active { a3.lastSentMs = now; active = a3 }
+            send(a2.id, Frame(.ping, [localAppState.flags]))
         }
+    }
+
+    /// Sends again what is unacknowledged (after a time without progress).
+    mutating func retransmit(now: EpochMs) {
+        guard var a = active else { return }
+        let count = a.retransmitsWithoutProgress + 1
+        a.sentThrough = [0, 0]
+        a.lastProgressMs = now
+        a.retransmitsWithoutProgress = count
+        a.contextSentVersion = 0
+        if var f = a.file {
+            if !f.awaitingResume { f.sendOffset = f.ackedOffset; f.endSent = false }
+            a.file = f
+        }
+        let reoffer = a.file?.awaitingResume ?? false
+        if reoffer { a.file = nil }
+        active = a
+        stats.retransmits += 1
+        sendOutbox(now: now)
+        sendContextIfNeeded()
+        pumpFiles(now: now)
     }
 
     /// The earliest time `onTick` has something to do; nil when nothing is scheduled.
@@ -80,12 +122,20 @@ extension LinkSession {
         var d: EpochMs? = nil
         func consider(_ t: EpochMs) { d = min(d ?? t, t) }
         for h in handshakes.values { consider(h.openedMs + config.handshakeTimeoutMs) }
+        if let m = pendingMessages.map(\.deadlineMs).min() { consider(m) }
         if let a = active {
             consider(a.lastHeardMs + config.peerSilenceTimeoutMs)
             consider(a.lastSentMs + config.heartbeatIntervalMs)
-            if !outbox.isEmpty, a.sentThrough > 0 { consider(a.lastProgressMs + config.retransmitAfterMs) }
+            if a.awaitsAck(self) { consider(a.retransmitDueMs(config)) }
         }
         if let c = nextConnectAtMs { consider(c) }
         return d
+    }
+
+    /// True when nothing is queued or in flight on any channel (no outstanding user info,
+    /// files, unacknowledged context, pending messages or handshakes).
+    public var isIdle: Bool {
+        outboxes.allSatisfy(\.isEmpty) && persistent.outgoingFiles.isEmpty && pendingMessages.isEmpty
+            && handshakes.isEmpty && persistent.contextAckedVersion >= persistent.contextVersion
     }
 }

@@ -22,24 +22,40 @@ struct Handshake: Sendable, Equatable {
 }
 
 /// Session facts exchanged in `auth` and `ready`.
+///
+/// Body: u64 incarnation, u64 knownPeerIncarnation, varint lastDelivered (ordinary),
+/// varint lastDelivered (complication), varint contextVersionReceived, varint
+/// lastFileDelivered, u8 app-state flags.
 struct SessionInfo: Sendable, Equatable {
     var incarnation: UInt64
-    /// The sender's idea of the receiver's incarnation (whose stream it counted).
+    /// The sender's idea of the receiver's incarnation (whose streams it counted).
     var knownPeerIncarnation: UInt64
-    /// The highest seq of the receiver's stream the sender delivered.
+    /// The highest seq of the receiver's streams the sender delivered.
     var lastDelivered: UInt64
+    var lastComplicationDelivered: UInt64
+    /// The receiver's application-context version the sender stored.
+    var contextVersionReceived: UInt64
+    /// The highest file number of the receiver's the sender delivered.
+    var lastFileDelivered: UInt64
     var appState: AppState
 
     func encode(into w: inout ByteWriter) {
         w.writeUInt64BE(incarnation)
         w.writeUInt64BE(knownPeerIncarnation)
         w.writeVarint(lastDelivered)
+        w.writeVarint(lastComplicationDelivered)
+        w.writeVarint(contextVersionReceived)
+        w.writeVarint(lastFileDelivered)
         w.writeByte(appState.flags)
     }
 
     static func decode(_ r: inout ByteReader) throws(ByteReaderError) -> SessionInfo {
-        SessionInfo(incarnation: try r.readUInt64BE(), knownPeerIncarnation: try r.readUInt64BE(),
-                    lastDelivered: try r.readVarint(), appState: AppState(flags: try r.readByte()))
+        let info = SessionInfo(incarnation: try r.readUInt64BE(), knownPeerIncarnation: try r.readUInt64BE(),
+                               lastDelivered: try r.readVarint(), lastComplicationDelivered: try r.readVarint(),
+                               contextVersionReceived: try r.readVarint(), lastFileDelivered: try r.readVarint(),
+                               appState: AppState(flags: try r.readByte()))
+        guard info.appState.flags & ~0x0F == 0 else { throw .malformed("app-state flags") }
+        return info
     }
 }
 
@@ -95,6 +111,9 @@ extension LinkSession {
         }
         active = nil
         peerAppState = nil
+        failPendingMessages(WCError(.notReachable, "the link to the \(config.role.peer) went down"), connection: id)
+        awaitingReply = awaitingReply.filter { $0.value != id }
+        resetIncomingFileProgress()
         actions.append(.deliver(.linkDidChange(up: false)))
         updateReachability()
         scheduleReconnect(now: now)
@@ -190,7 +209,9 @@ extension LinkSession {
 
     func mySessionInfo() -> SessionInfo {
         SessionInfo(incarnation: persistent.incarnation, knownPeerIncarnation: persistent.peerIncarnation,
-                    lastDelivered: persistent.lastDeliveredFromPeer, appState: localAppState)
+                    lastDelivered: persistent.lastDeliveredFromPeer, lastComplicationDelivered: persistent.lastComplicationDeliveredFromPeer,
+                    contextVersionReceived: persistent.receivedContextVersion, lastFileDelivered: persistent.lastFileDelivered,
+                    appState: localAppState)
     }
 
     /// The handshake succeeded on `id`: it becomes the active connection.
@@ -198,31 +219,42 @@ extension LinkSession {
         handshakes[id] = nil
         if let old = active {
             actions.append(.close(old.id, reason: "replaced by a newer authenticated connection"))
+            onConnectionClosed(old.id, now: now)
         }
         reconnectAttempt = 0
         nextConnectAtMs = nil
-        active = ActiveConnection(id: id, peerIncarnation: info.incarnation, nowMs: now, lastHeardMs: now, lastSentMs: now, sentThrough: 0, lastProgressMs: now)
-        peerAppState = info.appState
-        var batch = WriteBatch()
-        var metaChanged = false
-        if !persistent.peerEverSeen { persistent.peerEverSeen = true; metaChanged = true }
+        active = ActiveConnection(id: id, peerIncarnation: info.incarnation, now: now)
+        if !persistent.peerEverSeen {
+            persistent.peerEverSeen = true
+            metaDirty = true
+            if config.role == .phone { actions.append(.deliver(.watchStateDidChange)) }
+        }
         if info.incarnation != persistent.peerIncarnation {
-            // A new peer store: its stream starts again; our receive log for it is empty.
+            // A new peer store: its streams start again; our receive logs for it are empty.
             if persistent.peerIncarnation != 0 { emitLog(.info, "peer store incarnation changed: its transfers are counted anew") }
             persistent.peerIncarnation = info.incarnation
             persistent.lastDeliveredFromPeer = 0
-            metaChanged = true
-        }
-        if metaChanged {
-            LinkPersistence.metaWrite(persistent, into: &batch)
-            actions.append(.persist(batch))
+            persistent.lastComplicationDeliveredFromPeer = 0
+            persistent.receivedContextVersion = 0
+            persistent.lastFileDelivered = 0
+            dropIncomingFile()
+            metaDirty = true
         }
         emitLog(.info, "link up on connection \(id) with the \(config.role.peer)")
         actions.append(.deliver(.linkDidChange(up: true)))
-        updateReachability()
-        // What the peer delivered of our stream (only meaningful if it counted this incarnation).
-        let delivered = info.knownPeerIncarnation == persistent.incarnation ? info.lastDelivered : 0
-        onPeerDelivered(through: delivered)
+        onPeerAppState(info.appState)
+        // What the peer holds of ours (only meaningful if it counted this incarnation).
+        let knowsUs = info.knownPeerIncarnation == persistent.incarnation
+        onPeerDelivered(stream: .ordinary, through: knowsUs ? info.lastDelivered : 0)
+        onPeerDelivered(stream: .complication, through: knowsUs ? info.lastComplicationDelivered : 0)
+        let contextHeld = knowsUs ? info.contextVersionReceived : 0
+        if contextHeld != persistent.contextAckedVersion {
+            persistent.contextAckedVersion = contextHeld
+            metaDirty = true
+        }
+        if knowsUs { finishFilesDelivered(through: info.lastFileDelivered) }
         sendOutbox(now: now)
+        sendContextIfNeeded()
+        pumpFiles(now: now)
     }
 }

@@ -2,148 +2,146 @@ import Shared
 
 /// `transferUserInfo`: guaranteed, FIFO, exactly once to the app.
 ///
-/// Sender: each transfer is committed to the durable outbox with the next seq before the call
-/// returns, then sent when the link is up. A frame carries its seq and the seq of the live
-/// transfer before it (`prev`); the receiver delivers a frame only when `prev` is at most what
-/// it has delivered and `seq` is beyond it, so loss, duplication and reordering never break
-/// order or deliver twice. The receiver commits the delivery and its receive log together,
-/// then acknowledges cumulatively; the sender drops acknowledged transfers and reports
-/// `didFinish`. Unacknowledged transfers are resent after `retransmitAfterMs` without progress
-/// and on every reconnect, starting after what the peer says it delivered.
-///
-/// Frame bodies:
-/// - userInfo: varint seq, varint prev, u8 flags (1 = complication), canonical payload
-/// - userInfoAck: varint lastDelivered
+/// Sender: each transfer is committed to the durable outbox with the next seq before any
+/// frame that carries it, then sent when the link is up. A frame carries its seq and the
+/// seq of the live transfer before it in the same stream (`prev`); the receiver delivers a
+/// frame only when `prev` is at most what it has delivered and `seq` is beyond it, so loss,
+/// duplication and reordering never break order or deliver twice. The receiver commits the
+/// delivery and its receive log together, then acknowledges cumulatively; the sender drops
+/// acknowledged transfers and reports `didFinish`. Unacknowledged transfers are resent after
+/// `retransmitAfterMs` without progress and on every reconnect, after what the peer says
+/// it delivered. Complication user info is a second stream sent ahead of the first.
 extension LinkSession {
     // MARK: - API
 
-    /// Queues `userInfo` for guaranteed delivery. The outbox write is in the actions, before
-    /// any send; the transfer exists once the shell has committed it.
+    /// `transferUserInfo`: queues `userInfo` (a dictionary) for guaranteed delivery.
     public mutating func transferUserInfo(_ userInfo: PlistValue, now: EpochMs) -> Result<UserInfoTransfer, WCError> {
-        enqueueUserInfo(userInfo, isComplication: false, now: now)
+        enqueueUserInfo(userInfo, stream: .ordinary, now: now)
     }
 
-    mutating func enqueueUserInfo(_ userInfo: PlistValue, isComplication: Bool, now: EpochMs) -> Result<UserInfoTransfer, WCError> {
-        switch activationState {
-        case .notActivated: return .failure(WCError(.sessionNotActivated))
-        case .inactive: return .failure(WCError(.sessionInactive))
-        case .activated: break
-        }
-        guard config.pairingSecret != nil else { return .failure(WCError(.deviceNotPaired)) }
+    /// Validates a user-info payload: a dictionary within `PayloadLimits.userInfoBytes`.
+    func validateUserInfo(_ userInfo: PlistValue) -> Result<[UInt8], WCError> {
+        if let e = readinessError() { return .failure(e) }
         guard case .dictionary = userInfo else { return .failure(WCError(.payloadUnsupportedTypes, "user info must be a dictionary")) }
         let encoded = CanonicalEncoding.encode(userInfo)
         guard encoded.count <= PayloadLimits.userInfoBytes else {
             return .failure(WCError(.payloadTooLarge, "user info is \(encoded.count) bytes; the limit is \(PayloadLimits.userInfoBytes)"))
         }
-        let item = OutboxItem(seq: persistent.nextSeq, payload: userInfo, encoded: encoded, isComplication: isComplication, createdMs: now)
-        persistent.nextSeq += 1
-        outbox.append(item)
-        var b = WriteBatch()
-        b.put(LinkPersistence.outbox, storeKey(item.seq), LinkPersistence.encodeItem(item))
-        LinkPersistence.metaWrite(persistent, into: &b)
-        actions.append(.persist(b))
-        if let a = active, outbox.count <= config.maxUserInfoInFlight || a.sentThrough + 1 >= item.seq {
-            sendUserInfo(item, on: a.id, now: now)
+        return .success(encoded)
+    }
+
+    mutating func enqueueUserInfo(_ userInfo: PlistValue, stream: UserInfoStream, now: EpochMs) -> Result<UserInfoTransfer, WCError> {
+        let encoded: [UInt8]
+        switch validateUserInfo(userInfo) {
+        case .failure(let e): return .failure(e)
+        case .success(let b): encoded = b
         }
+        let item = OutboxItem(seq: persistent.nextSeq, payload: userInfo, encoded: encoded, stream: stream,
+                              isCurrent: stream == .complication, createdMs: now)
+        persistent.nextSeq += 1
+        metaDirty = true
+        var b = WriteBatch()
+        if stream == .complication {
+            for old in outboxes[stream.rawValue].untagAll() { b.put(LinkPersistence.outbox, storeKey(old.seq), LinkPersistence.encodeItem(old)) }
+        }
+        outboxes[stream.rawValue].append(item)
+        b.put(LinkPersistence.outbox, storeKey(item.seq), LinkPersistence.encodeItem(item))
+        actions.append(.persist(b))
+        flushMeta()
+        sendOutbox(now: now)
         return .success(transfer(item))
     }
 
     func transfer(_ item: OutboxItem) -> UserInfoTransfer {
-        UserInfoTransfer(id: "u\(item.seq)", seq: item.seq, userInfo: item.payload, isCurrentComplicationInfo: item.isComplication,
-                         isTransferring: active.map { item.seq <= $0.sentThrough } ?? false)
+        UserInfoTransfer(id: "u\(item.seq)", seq: item.seq, userInfo: item.payload, isCurrentComplicationInfo: item.isCurrent,
+                         isTransferring: active.map { item.seq <= $0.sentThrough[item.stream.rawValue] } ?? false)
     }
 
-    /// `outstandingUserInfoTransfers`: queued or on the wire, not yet acknowledged, not cancelled.
-    public var outstandingUserInfoTransfers: [UserInfoTransfer] { outbox.live.map(transfer) }
+    /// `outstandingUserInfoTransfers`: queued or on the wire, not yet acknowledged, not
+    /// cancelled; complication user info first (it is sent first).
+    public var outstandingUserInfoTransfers: [UserInfoTransfer] {
+        outboxes[1].live.map(transfer) + outboxes[0].live.map(transfer)
+    }
 
     /// Number of outstanding transfers (cheap).
-    public var outstandingUserInfoCount: Int { outbox.count }
+    public var outstandingUserInfoCount: Int { outboxes[0].count + outboxes[1].count }
 
-    /// `cancel()` of a transfer. A transfer not yet on the wire is never delivered; one already
-    /// sent may have been committed by the peer, in which case its acknowledgement reports it.
-    /// Returns false when no such transfer is outstanding.
+    /// `cancel()` of a transfer. A transfer not yet put on the wire is never delivered; one
+    /// already sent may have been committed by the peer. Returns false when no such transfer
+    /// is outstanding.
     @discardableResult
     public mutating func cancelUserInfo(id: String) -> Bool {
-        guard id.hasPrefix("u"), let seq = UInt64(id.dropFirst()), outbox.remove(seq: seq) != nil else { return false }
-        var b = WriteBatch()
-        b.delete(LinkPersistence.outbox, storeKey(seq))
-        actions.append(.persist(b))
-        return true
+        guard id.hasPrefix("u"), let seq = UInt64(id.dropFirst()) else { return false }
+        for s in UserInfoStream.allCases where outboxes[s.rawValue].remove(seq: seq) != nil {
+            persist { $0.delete(LinkPersistence.outbox, storeKey(seq)) }
+            return true
+        }
+        return false
     }
 
     // MARK: - Sending
 
-    mutating func sendUserInfo(_ item: OutboxItem, on id: ConnectionID, now: EpochMs) {
-        let prev = outbox.seq(before: item.seq) ?? 0
-        var w = ByteWriter(capacity: item.encoded.count + 12)
-        w.writeVarint(item.seq)
-        w.writeVarint(prev)
-        w.writeByte(item.isComplication ? 1 : 0)
-        w.writeBytes(item.encoded)
-        send(id, Frame(.userInfo, w.bytes))
-        if var a = active, a.id == id {
-            if a.sentThrough < item.seq { a.sentThrough = item.seq }
+    /// Sends every outstanding transfer not yet sent on this connection, within the window:
+    /// the complication stream first.
+    mutating func sendOutbox(now: EpochMs) {
+        guard activationState == .activated, var before = active else { return }
+        before.nowMs = max(before.nowMs, now)
+        active = before
+        let wasIdle = !before.awaitsAck(self)
+        defer { if wasIdle, var a = active, a.awaitsAck(self) { a.lastProgressMs = a.nowMs; active = a } }
+        for stream in [UserInfoStream.complication, .ordinary] {
+            guard var a = active else { return }
+            let q = outboxes[stream.rawValue]
+            var i = q.index(after: a.sentThrough[stream.rawValue])
+            while i < q.endIndex && i - q.head < config.maxUserInfoInFlight {
+                let item = q[i]
+                let body = FrameBodies.UserInfo(seq: item.seq, prev: q.prev(at: i), isComplicationStream: stream == .complication,
+                                                isCurrent: item.isCurrent, payload: item.encoded)
+                actions.append(.send(a.id, Frame(.userInfo, body.encode())))
+                stats.framesSent += 1
+                a.framesSent += 1
+                a.sentThrough[stream.rawValue] = item.seq
+                a.lastSentMs = a.nowMs
+                i += 1
+            }
             active = a
         }
-    }
-
-    /// Sends every outstanding transfer not yet sent on this connection, within the window.
-    mutating func sendOutbox(now: EpochMs) {
-        guard let a = active else { return }
-        var sent = 0
-        for item in outbox.live where item.seq > a.sentThrough {
-            if sent >= config.maxUserInfoInFlight { break }
-            sendUserInfo(item, on: a.id, now: now)
-            sent += 1
-        }
-    }
-
-    /// Resends everything outstanding (after a timeout without progress).
-    mutating func retransmit(now: EpochMs) {
-        guard var a = active, !outbox.isEmpty else { return }
-        a.sentThrough = 0
-        a.lastProgressMs = now
-        active = a
-        stats.retransmits += 1
-        sendOutbox(now: now)
     }
 
     // MARK: - Receiving
 
     mutating func onUserInfoFrame(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
-        var r = ByteReader(frame.body)
-        let seq = try r.readVarint()
-        let prev = try r.readVarint()
-        let flags = try r.readByte()
-        let payload = try CanonicalEncoding.decode(Array(frame.body[r.offset...]))
-        guard seq > persistent.lastDeliveredFromPeer else {
+        let b = try FrameBodies.UserInfo.decode(frame.body)
+        let payload = try CanonicalEncoding.decode(b.payload)
+        let stream: UserInfoStream = b.isComplicationStream ? .complication : .ordinary
+        let last = stream == .ordinary ? persistent.lastDeliveredFromPeer : persistent.lastComplicationDeliveredFromPeer
+        guard b.seq > last else {
             stats.userInfoDuplicatesDropped += 1
             ackOwed = true  // re-acknowledge: the first acknowledgement may have been lost
             return
         }
-        guard prev <= persistent.lastDeliveredFromPeer else {
-            return  // an earlier transfer is missing: wait for the sender to resend in order
-        }
-        persistent.lastDeliveredFromPeer = seq
+        guard b.prev <= last else { return }  // an earlier transfer is missing: wait for the resend
+        if stream == .ordinary { persistent.lastDeliveredFromPeer = b.seq } else { persistent.lastComplicationDeliveredFromPeer = b.seq }
+        metaDirty = true
         stats.userInfoDelivered += 1
-        actions.append(.deliver(.didReceiveUserInfo(payload, isComplication: flags & 1 == 1)))
-        var b = WriteBatch()
-        LinkPersistence.metaWrite(persistent, into: &b)
-        actions.append(.persist(b))
+        if stream == .complication && config.role == .watch { wakeApp() }
+        var batch = WriteBatch()
+        deliverContent(.userInfo(payload, isComplication: b.isCurrent), into: &batch)
+        if !batch.isEmpty { actions.append(.persist(batch)) }
         ackOwed = true
     }
 
     mutating func onUserInfoAck(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
-        var r = ByteReader(frame.body)
-        let through = try r.readVarint()
-        onPeerDelivered(through: through)
+        let ack = try FrameBodies.UserInfoAck.decode(frame.body)
+        onPeerDelivered(stream: .ordinary, through: ack.ordinary)
+        onPeerDelivered(stream: .complication, through: ack.complication)
         if var a = active { a.lastProgressMs = now; active = a }
         sendOutbox(now: now)
     }
 
-    /// The peer has delivered our stream through `through`: finish those transfers.
-    mutating func onPeerDelivered(through: UInt64) {
-        let done = outbox.removeThrough(through)
+    /// The peer has delivered a stream through `through`: finish those transfers.
+    mutating func onPeerDelivered(stream: UserInfoStream, through: UInt64) {
+        let done = outboxes[stream.rawValue].removeThrough(through)
         guard !done.isEmpty else { return }
         var b = WriteBatch()
         for item in done { b.delete(LinkPersistence.outbox, storeKey(item.seq)) }
@@ -155,13 +153,13 @@ extension LinkSession {
         }
     }
 
-    /// Call after a batch of input: sends the owed cumulative acknowledgement (after the
-    /// deliveries' commits, by the ordering contract).
+    /// Call after a batch of input: writes the receive log, then sends the owed cumulative
+    /// acknowledgement (after the deliveries' commits, by the ordering contract).
     public mutating func endOfInput(now: EpochMs) {
+        flushMeta()
         guard ackOwed, let a = active else { return }
         ackOwed = false
-        var w = ByteWriter(capacity: 10)
-        w.writeVarint(persistent.lastDeliveredFromPeer)
-        send(a.id, Frame(.userInfoAck, w.bytes))
+        let ack = FrameBodies.UserInfoAck(ordinary: persistent.lastDeliveredFromPeer, complication: persistent.lastComplicationDeliveredFromPeer)
+        send(a.id, Frame(.userInfoAck, ack.encode()))
     }
 }

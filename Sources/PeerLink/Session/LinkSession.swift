@@ -3,16 +3,18 @@ import Shared
 /// The WatchConnectivity session of one node, as a pure state machine.
 ///
 /// Inputs are `on…` methods (connection opened, frame, closed, tick) and the app API
-/// (`activate`, `transferUserInfo`…); outputs are `LinkAction`s collected in order and taken
-/// with `drainActions()`. It never touches a socket, a file or a clock: the shell does, and
-/// the same core runs over TCP and over the simulated network.
+/// (`activate`, `sendMessage`, `updateApplicationContext`, `transferUserInfo`,
+/// `transferCurrentComplicationUserInfo`, `transferFile`…); outputs are `LinkAction`s collected
+/// in order and taken with `drainActions()`. It never touches a socket, a file or a clock: the
+/// shell does, and the same core runs over TCP and over the simulated network.
 ///
 /// Roles: the phone listens, the watch connects. Each connection first runs the pairing
 /// handshake (`LinkSession+Handshake`); only then does it carry channel frames.
 public struct LinkSession: Sendable {
     public let config: LinkConfig
     public internal(set) var persistent: LinkPersistent
-    var outbox: OutboxQueue
+    /// The user-info outboxes, indexed by `UserInfoStream.rawValue`.
+    var outboxes: [OutboxQueue]
     public internal(set) var activationState: ActivationState = .notActivated
 
     // MARK: Connections
@@ -32,28 +34,67 @@ public struct LinkSession: Sendable {
     /// When the shell should next try to connect; nil while connected or not a connector.
     public internal(set) var nextConnectAtMs: EpochMs?
 
+    // MARK: Messages
+    var nextMessageID: MessageID = 1
+    /// Our messages awaiting a reply or receipt, in id order.
+    var pendingMessages: [PendingMessage] = []
+    /// Peer messages the app has not answered yet, with the connection they came on.
+    var awaitingReply: [MessageID: ConnectionID] = [:]
+
+    // MARK: Files (receiver)
+    /// Bytes of the incoming file written so far (≥ its committed bytes).
+    var incomingWrittenBytes: Int64 = 0
+    /// The gap offset a `fileResume` was last sent for (one request per gap).
+    var resumeRequestedAt: Int64 = -1
+    /// The written offset progress was last reported at.
+    var progressReportedAt: Int64 = 0
+
     var actions: [LinkAction] = []
     /// An acknowledgement is owed for delivered user info (sent by `endOfInput`).
     var ackOwed = false
+    /// The scalar state changed and must be written before the next send of an ack.
+    var metaDirty = false
 
     /// Counters for tests, reports and figures.
     public internal(set) var stats = LinkStats()
+    /// The latest (monotonic) time the shell reported; app calls without a `now` use it.
+    public internal(set) var clockMs: EpochMs = 0
 
     public init(config: LinkConfig, persistent: LinkPersistent, seed: UInt64) {
         self.config = config
-        self.outbox = OutboxQueue(persistent.outbox)
         var p = persistent
+        outboxes = UserInfoStream.allCases.map { s in OutboxQueue(p.outbox.filter { $0.stream == s }) }
+        if let maxSeq = p.outbox.map(\.seq).max(), maxSeq >= p.nextSeq { p.nextSeq = maxSeq + 1 }
         p.outbox = []
         self.persistent = p
+        incomingWrittenBytes = p.incomingFile?.committedBytes ?? 0
         self.rng = SplitMix64(seed: seed)
         if config.role == .watch { nextConnectAtMs = 0 }
     }
 
+    /// The shell's clock moved (called by the engine at every entry point).
+    public mutating func onClock(now: EpochMs) {
+        clockMs = max(clockMs, now)
+        if var a = active, a.nowMs < now { a.nowMs = now; active = a }
+    }
+
     /// The actions produced since the last call, in order.
     public mutating func drainActions() -> [LinkAction] {
+        flushMeta()
         defer { actions = [] }
         return actions
     }
+
+    /// Appends the scalar state's write when it changed.
+    mutating func flushMeta() {
+        guard metaDirty else { return }
+        metaDirty = false
+        var b = WriteBatch()
+        LinkPersistence.metaWrite(persistent, into: &b)
+        actions.append(.persist(b))
+    }
+
+    // MARK: - State (WCSession properties)
 
     /// True while an authenticated connection to the peer is up.
     public var isConnected: Bool { active != nil }
@@ -71,8 +112,17 @@ public struct LinkSession: Sendable {
     /// `isWatchAppInstalled` (phone): a watch with this pairing has authenticated at least once.
     public var isWatchAppInstalled: Bool { activationState == .activated && persistent.peerEverSeen }
 
-    /// `isComplicationEnabled` (phone): the watch reports its complication on the active face.
-    public var isComplicationEnabled: Bool { activationState == .activated && (peerAppState?.complicationEnabled ?? false) }
+    /// `isComplicationEnabled` (phone): the watch last reported its complication on the active face.
+    public var isComplicationEnabled: Bool { activationState == .activated && persistent.peerComplicationEnabled }
+
+    /// The failure for a call that needs an activated, paired session; nil when it may go on.
+    func readinessError() -> WCError? {
+        switch activationState {
+        case .notActivated: return WCError(.sessionNotActivated)
+        case .inactive: return WCError(.sessionInactive)
+        case .activated: return config.pairingSecret == nil ? WCError(.deviceNotPaired) : nil
+        }
+    }
 
     // MARK: - Activation
 
@@ -81,15 +131,38 @@ public struct LinkSession: Sendable {
         guard activationState != .activated else { return }
         activationState = .activated
         actions.append(.deliver(.activationDidComplete(.activated)))
+        flushInbox()
+        updateReachability()
+    }
+
+    /// iOS only: the user switched to another watch. The session becomes inactive (pending
+    /// messages fail with `sessionInactive`), then deactivated (the link is closed); the app
+    /// calls `activate()` again. Returns false on the watch (watchOS has no such states).
+    @discardableResult
+    public mutating func switchPairedWatch(now: EpochMs) -> Bool {
+        guard config.role == .phone, activationState == .activated else { return false }
+        activationState = .inactive
+        actions.append(.deliver(.sessionDidBecomeInactive))
+        failPendingMessages(WCError(.sessionInactive, "the session became inactive"), connection: nil)
+        activationState = .notActivated
+        if let a = active {
+            actions.append(.close(a.id, reason: "the session was deactivated"))
+            onConnectionClosed(a.id, now: now)
+        }
+        updateReachability()
+        actions.append(.deliver(.sessionDidDeactivate))
+        return true
     }
 
     // MARK: - App state and reachability
 
-    /// The app's own state changed (foreground, background, workout…).
+    /// The app's own state changed (foreground, background, workout, launched…).
     public mutating func setLocalAppState(_ state: AppState) {
         guard state != localAppState else { return }
+        let launched = !localAppState.isRunning && state.isRunning
         localAppState = state
         if let a = active { send(a.id, Frame(.appState, [state.flags])) }
+        if launched { flushInbox() }
         updateReachability()
     }
 
@@ -109,10 +182,25 @@ public struct LinkSession: Sendable {
         }
     }
 
+    /// The peer reported its app state (appState, ping, pong, handshake).
+    mutating func onPeerAppState(_ s: AppState) {
+        peerAppState = s
+        if config.role == .phone, s.complicationEnabled != persistent.peerComplicationEnabled {
+            persistent.peerComplicationEnabled = s.complicationEnabled
+            metaDirty = true
+            actions.append(.deliver(.watchStateDidChange))
+        }
+        updateReachability()
+    }
+
     // MARK: - Output helpers
 
     mutating func send(_ id: ConnectionID, _ frame: Frame) {
         actions.append(.send(id, frame))
+        countSent(id)
+    }
+
+    mutating func countSent(_ id: ConnectionID) {
         stats.framesSent += 1
         if var a = active, a.id == id {
             a.lastSentMs = a.nowMs
@@ -124,32 +212,10 @@ public struct LinkSession: Sendable {
     mutating func emitLog(_ level: LogLevel, _ message: String) {
         actions.append(.log(level, message))
     }
-}
 
-/// Counters a session keeps about itself.
-public struct LinkStats: Sendable, Equatable {
-    public var framesSent = 0
-    public var framesReceived = 0
-    public var userInfoDelivered = 0
-    public var userInfoDuplicatesDropped = 0
-    public var retransmits = 0
-    public var connectionsRejected = 0
-    public init() {}
-}
-
-/// The authenticated connection.
-struct ActiveConnection: Sendable, Equatable {
-    var id: ConnectionID
-    var peerIncarnation: UInt64
-    /// The latest time the session was told about (ticks and events).
-    var nowMs: EpochMs
-    var lastHeardMs: EpochMs
-    var lastSentMs: EpochMs
-    /// The highest outbox seq sent on this connection.
-    var sentThrough: UInt64
-    /// When the peer last acknowledged new progress (or when sending began).
-    var lastProgressMs: EpochMs
-    /// Frames sent and received on this connection since it came up (after the handshake).
-    var framesSent = 0
-    var framesReceived = 0
+    mutating func persist(_ body: (inout WriteBatch) -> Void) {
+        var b = WriteBatch()
+        body(&b)
+        if !b.isEmpty { actions.append(.persist(b)) }
+    }
 }

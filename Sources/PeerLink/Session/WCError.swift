@@ -61,6 +61,11 @@ public struct WCError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { reason.isEmpty ? code.description : "\(code.description): \(reason)" }
+
+    /// `payloadUnsupportedTypes` for a value `PlistValue(any:)` refused.
+    public init(unsupported e: UnsupportedPayloadType) {
+        self.init(.payloadUnsupportedTypes, e.description)
+    }
 }
 
 /// The payload limits, measured on the canonical encoding (`CanonicalEncoding`).

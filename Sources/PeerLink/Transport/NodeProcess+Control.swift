@@ -8,8 +8,9 @@ import Shared
 /// The control channel: commands on stdin, answers and announcements on stdout, logs.
 extension NodeProcess {
     func readStdin() {
+        guard let fd = options.controlInput else { return }
         var buf = [UInt8](repeating: 0, count: 65_536)
-        let n = read(0, &buf, buf.count)
+        let n = read(fd, &buf, buf.count)
         if n <= 0 {
             if n == 0 || (errno != EAGAIN && errno != EINTR) { stdinOpen = false }
             return
@@ -104,7 +105,7 @@ extension NodeProcess {
     func flushStdout() {
         var start = 0
         while start < stdout.count {
-            let n = stdout[start...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            let n = stdout[start...].withUnsafeBytes { write(options.controlOutput, $0.baseAddress, $0.count) }
             if n <= 0 { if errno == EINTR || errno == EAGAIN { continue }; break }
             start += n
         }
@@ -116,6 +117,6 @@ extension NodeProcess {
         let line = "\(NodeStoreFile.isoTime(now + engine.wallOffsetMs)) [\(options.role)] \(level.rawValue): \(message)\n"
         let bytes = Array(line.utf8)
         if logFD >= 0 { _ = bytes.withUnsafeBytes { write(logFD, $0.baseAddress, $0.count) } }
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if options.logToStandardError { _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
     }
 }

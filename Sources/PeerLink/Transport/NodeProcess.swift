@@ -21,6 +21,15 @@ public struct NodeProcessOptions: Sendable {
     public var seed: UInt64?
     /// fsync every commit (power-loss durability) instead of WAL's NORMAL.
     public var synchronousFull = false
+    /// Where control commands are read (default stdin); nil for a node without one.
+    public var controlInput: Int32? = 0
+    /// Where answers and announcements are written (default stdout).
+    public var controlOutput: Int32 = 1
+    /// Log lines also go to stderr (they always go to `node.log`).
+    public var logToStandardError = true
+
+    /// The node's file root (what `transferFile` reads, where `inbox/` is).
+    public var filesDirectory: String { stateDirectory + "/files" }
 
     public init(role: DeviceRole, stateDirectory: String) {
         self.role = role
@@ -54,13 +63,21 @@ public final class NodeProcess<App: NodeApp> {
     var listener: Int32 = -1
     var connecting: (fd: Int32, id: ConnectionID)?
     var stdinBuffer: [UInt8] = []
-    var stdinOpen = true
+    var stdinOpen: Bool
     var stdout: [UInt8] = []
+    var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
+
+    /// Frames at least this large are written straight from their buffer when nothing is queued.
+    static var directWriteBytes: Int { 64 * 1024 }
 
     /// Opens the store (quarantining a corrupt one), loads the node and binds its listener.
     public init(options: NodeProcessOptions, makeApp: () -> App) throws {
         self.options = options
+        stdinOpen = options.controlInput != nil
         signal(SIGPIPE, SIG_IGN)
+        // File transfers allocate buffers of 256 KiB and more for every chunk; above glibc's
+        // default threshold each would be a fresh mmap (page faults, zeroing). Keep them on the heap.
+        keepLargeAllocationsOnTheHeap()
         try makeDirectories(options.stateDirectory)
         logFD = open(options.stateDirectory + "/node.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         virtualNow = options.virtualStartMs
@@ -72,13 +89,14 @@ public final class NodeProcess<App: NodeApp> {
         if options.virtualStartMs != nil { config.reconnectInitialMs = 100 }
         let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
         var (store, opening) = try NodeStoreFile.open(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull)
+        let files = try DirectoryFileStorage(root: options.filesDirectory)
         do {
             engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
-                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening)
+                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
         } catch let e as StoreCorruption {
             (store, opening) = try NodeStoreFile.quarantineAndCreate(path: store.db.path, reason: e.reason, wallMs: now, synchronousFull: options.synchronousFull)
             engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
-                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening)
+                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
         }
         if config.pairingSecret == nil {
             log(.warning, "not paired: run `phone-node pair` and `watch-node --pair CODE`; every peer will be refused")
@@ -118,7 +136,7 @@ public final class NodeProcess<App: NodeApp> {
             handleOutputs()
             flushStdout()
             pollOnce()
-            if !stdinOpen && exitOnStdinEOF { running = false }
+            if options.controlInput != nil, !stdinOpen, exitOnStdinEOF { running = false }
         }
         handleOutputs()
         flushStdout()
@@ -146,7 +164,7 @@ public final class NodeProcess<App: NodeApp> {
     func pollOnce() {
         var fds: [pollfd] = []
         var slots: [PollSlot] = []
-        if stdinOpen { fds.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)); slots.append(.stdin) }
+        if stdinOpen, let fd = options.controlInput { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)); slots.append(.stdin) }
         if listener >= 0 { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)); slots.append(.listener) }
         if let c = connecting { fds.append(pollfd(fd: c.fd, events: Int16(POLLOUT), revents: 0)); slots.append(.connecting) }
         for (id, c) in connections {
@@ -207,14 +225,13 @@ public final class NodeProcess<App: NodeApp> {
 
     func readFrom(_ id: ConnectionID) {
         guard let c = connections[id] else { return }
-        var buf = [UInt8](repeating: 0, count: 256 * 1024)
         for _ in 0..<64 {
-            let n = read(c.fd, &buf, buf.count)
+            let n = readBuffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
             if n > 0 {
-                engine.received(id, buf[0..<n], now: now)
+                engine.received(id, readBuffer[0..<n], now: now)
                 handleOutputs()
                 if connections[id] == nil { return }
-                if n < buf.count { return }
+                if n < readBuffer.count { return }
             } else if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                 drop(id, reason: n == 0 ? "closed by peer" : POSIXError("read").description)
                 return
@@ -224,19 +241,18 @@ public final class NodeProcess<App: NodeApp> {
         }
     }
 
+    /// Writes what is queued for the connection until the socket is full. The connection is
+    /// taken out of the table while it is worked on, so its buffer is never copied.
     func flush(_ id: ConnectionID) {
-        guard var c = connections[id] else { return }
+        guard var c = connections.removeValue(forKey: id) else { return }
         while c.outStart < c.out.count {
-            let n = c.out[c.outStart...].withUnsafeBytes { write(c.fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                c.outStart += n
-            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                break
-            } else {
+            guard let n = Self.writeSome(c.fd, c.out[c.outStart...]) else {
                 connections[id] = c
                 drop(id, reason: POSIXError("write").description)
                 return
             }
+            if n == 0 { break }
+            c.outStart += n
         }
         if c.outStart == c.out.count {
             c.out.removeAll(keepingCapacity: true)
@@ -253,6 +269,14 @@ public final class NodeProcess<App: NodeApp> {
         connections[id] = c
     }
 
+    /// One `write`: the bytes written, 0 when the socket is full, nil on an error.
+    static func writeSome(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Int? {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n > 0 { return n }
+        if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return 0 }
+        return nil
+    }
+
     func drop(_ id: ConnectionID, reason: String) {
         guard let c = connections.removeValue(forKey: id) else { return }
         close(c.fd)
@@ -263,12 +287,21 @@ public final class NodeProcess<App: NodeApp> {
 
     /// Carries out what the engine asked for.
     func handleOutputs() {
+        var written: [ConnectionID] = []
+        defer { for id in written { flush(id) } }
         for o in engine.drainOutput() {
             switch o {
             case .send(let id, let bytes):
-                guard connections[id] != nil else { continue }
-                connections[id]!.out.append(contentsOf: bytes)
-                flush(id)
+                guard var c = connections.removeValue(forKey: id) else { continue }
+                var from = 0
+                if c.outStart == c.out.count && bytes.count >= Self.directWriteBytes {
+                    // Nothing is queued: a large frame goes to the socket from its own buffer.
+                    while from < bytes.count, let n = Self.writeSome(c.fd, bytes[from...]), n > 0 { from += n }
+                }
+                if from < bytes.count { c.out.append(contentsOf: bytes[from...]) }
+                connections[id] = c
+                if written.last != id && !written.contains(id) { written.append(id) }
+                if c.out.count - c.outStart >= 1 << 20 { flush(id) }
             case .close(let id, let reason):
                 guard connections[id] != nil else { continue }
                 connections[id]!.closeAfterFlush = true
@@ -291,4 +324,13 @@ enum PollSlot { case stdin, listener, connecting, connection(ConnectionID) }
 public struct NodeProcessError: Error, CustomStringConvertible {
     public var description: String
     public init(_ d: String) { description = d }
+}
+
+/// Raises glibc's mmap threshold (`mallopt(M_MMAP_THRESHOLD, 64 MiB)`, looked up at run time
+/// because the Glibc module does not export `malloc.h`). Harmless where it is missing.
+func keepLargeAllocationsOnTheHeap() {
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    let mmapThresholdOption: Int32 = -3  // M_MMAP_THRESHOLD
+    guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "mallopt") else { return }
+    _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThresholdOption, 64 << 20)
 }

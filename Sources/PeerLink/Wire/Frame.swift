@@ -35,7 +35,7 @@ public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     case context = 0x30
     /// The receiver stored that context.
     case contextAck = 0x31
-    /// Start (or resume) a file transfer: id, name, size, SHA-256, metadata.
+    /// Start (or resume) a file transfer: number, size, name, metadata.
     case fileOffer = 0x40
     /// The receiver's answer: the offset to resume from.
     case fileResume = 0x41
@@ -45,6 +45,8 @@ public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     case fileAck = 0x43
     /// The sender cancelled a file transfer.
     case fileCancel = 0x44
+    /// The sender sent the whole file: its SHA-256 (hashed while it was sent).
+    case fileEnd = 0x45
 
     public var description: String {
         switch self {
@@ -68,6 +70,7 @@ public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case .fileChunk: "fileChunk"
         case .fileAck: "fileAck"
         case .fileCancel: "fileCancel"
+        case .fileEnd: "fileEnd"
         }
     }
 

@@ -1,0 +1,115 @@
+import Shared
+
+/// The engine's side of file transfers: it carries out the session's file operations on
+/// the node's `FileStorage` at once (before the event's commit, as the ordering contract
+/// asks) and turns chunk requests into `fileChunk` frames.
+extension NodeEngine {
+    /// Reads a chunk of a file being sent and queues its frame.
+    func sendFileChunk(_ id: ConnectionID, number: UInt64, path: String, offset: Int64, count: Int) {
+        do {
+            let header = FrameBodies.FileChunk.header(number: number, offset: offset)
+            var out = [UInt8]()
+            out.reserveCapacity(FrameHeader.size + header.count + count)
+            let n = UInt32(header.count + count)
+            out.append(contentsOf: [FrameHeader.magic.0, FrameHeader.magic.1, FrameHeader.version, FrameKind.fileChunk.rawValue,
+                                    UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)])
+            out.append(contentsOf: header)
+            try files.read(path, offset: offset, count: count, appendingTo: &out)
+            guard out.count == FrameHeader.size + header.count + count else { throw FileStorageError("\(path) is shorter than when it was queued") }
+            // The sender's running hash: chunks go out in order (a resend is already hashed).
+            let key = Self.sendHashKey(number)
+            let h = fileHashes[key] ?? IncrementalHash()
+            if h.byteCount < offset { try hashFile(path, into: h, upTo: offset) }
+            if h.byteCount == offset { h.update(out[(FrameHeader.size + header.count)...]) }
+            fileHashes[key] = h
+            connectionFrames[id]?.sent += 1
+            heldSends.append(.send(id, out))
+        } catch {
+            ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
+        }
+    }
+
+    static func sendHashKey(_ number: UInt64) -> String { "\u{0}send/\(number)" }
+
+    /// Appends the file's bytes from what `h` covered up to `end` to the hash.
+    func hashFile(_ path: String, into h: IncrementalHash, upTo end: Int64) throws {
+        while h.byteCount < end {
+            let n = Int(min(1 << 20, end - h.byteCount))
+            let bytes = try files.read(path, offset: h.byteCount, count: n)
+            guard bytes.count == n else { throw FileStorageError("\(path) is shorter than when it was queued") }
+            h.update(bytes[...])
+        }
+    }
+
+    /// Sends `fileEnd`: the SHA-256 of the whole file, from the running hash.
+    func sendFileEnd(_ id: ConnectionID, number: UInt64, path: String, sizeBytes: Int64) {
+        do {
+            let h = fileHashes.removeValue(forKey: Self.sendHashKey(number)) ?? IncrementalHash()
+            try hashFile(path, into: h, upTo: sizeBytes)
+            guard h.byteCount == sizeBytes, files.size(path) == sizeBytes else { throw FileStorageError("\(path) changed while it was sent") }
+            connectionFrames[id]?.sent += 1
+            heldSends.append(.send(id, FrameEncoder.encode(Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: h.finish())))))
+        } catch {
+            ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
+        }
+    }
+
+    /// Carries out one file operation of the session.
+    func performFileOperation(_ op: FileOperation) {
+        do {
+            switch op {
+            case .write(let path, let offset, let bytes):
+                try files.write(path, offset: offset, bytes: bytes)
+                if let h = fileHashes[path], h.byteCount == offset {
+                    h.update(bytes)
+                } else if offset == 0 {
+                    let h = IncrementalHash()
+                    h.update(bytes)
+                    fileHashes[path] = h
+                } else {
+                    fileHashes[path] = nil
+                }
+            case .truncate(let path, let size):
+                try files.truncate(path, sizeBytes: size)
+                if size == 0 { fileHashes[path] = IncrementalHash() } else if fileHashes[path]?.byteCount != size { fileHashes[path] = nil }
+            case .sync(let path): try files.sync(path)
+            case .move(let from, let to):
+                fileHashes[from] = nil
+                fileHashes[to] = nil
+                try files.move(from: from, to: to)
+            case .remove(let path):
+                fileHashes[path] = nil
+                files.remove(path)
+            case .measure(let number, let path):
+                guard let size = files.size(path) else {
+                    ctx.session.onFileReadFailed(number: number, reason: "no file at \(path)", now: monoNow)
+                    return
+                }
+                ctx.session.onFileMeasured(number: number, sizeBytes: size, now: monoNow)
+            case .verify(let number, let path, let sha):
+                // The running hash when it covers the whole file; else the file is read again.
+                let running = fileHashes.removeValue(forKey: path)
+                let actual = try running.flatMap { $0.byteCount == files.size(path) ? $0.finish() : nil } ?? files.sha256(path)
+                ctx.session.onFileVerified(number: number, matches: actual == sha, now: monoNow)
+            }
+        } catch {
+            ctx.log(.error, "file operation failed: \(error)")
+            if case .measure(let number, _) = op { ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow) }
+            if case .verify(let number, _, _) = op { ctx.session.onFileVerified(number: number, matches: false, now: monoNow) }
+        }
+    }
+}
+
+/// SHA-256 of a file as it is written in order (so a received file is checked without
+/// reading it again).
+final class IncrementalHash {
+    private var hasher: SHA256? = SHA256()
+    private(set) var byteCount: Int64 = 0
+
+    func update(_ bytes: ArraySlice<UInt8>) {
+        hasher!.update(bytes)
+        byteCount += Int64(bytes.count)
+    }
+
+    func finish() -> [UInt8] { hasher.take()!.finish() }
+}

@@ -1,0 +1,153 @@
+import Shared
+
+/// `transferFile`, the receiver's side: one file at a time, written to `inbox/` in the
+/// node's file root, synced and committed every `fileAckIntervalBytes`, checked against
+/// its SHA-256 when complete, then moved to its inbox name and delivered. A mismatch
+/// starts the file again (never delivered); after `maxFileVerifyFailures` the transfer fails.
+extension LinkSession {
+    /// The inbox directory (relative to the node's file root).
+    public static let inboxDirectory = "inbox"
+
+    /// Where the incoming file is written while it arrives.
+    func partPath(_ number: UInt64) -> String {
+        "\(Self.inboxDirectory)/\(String(persistent.peerIncarnation, radix: 16))-\(number).part"
+    }
+
+    mutating func onFileOffer(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
+        let offer = try FrameBodies.FileOffer.decode(frame.body)
+        guard let a = active else { return }
+        if offer.number <= persistent.lastFileDelivered {
+            send(a.id, Frame(.fileAck, FrameBodies.FileAck.delivered(number: offer.number).encode()))
+            return
+        }
+        if let cur = persistent.incomingFile, cur.number == offer.number, cur.sizeBytes == offer.sizeBytes, cur.name == offer.name {
+            // A resume: drop whatever was written past the committed offset.
+            actions.append(.file(.truncate(path: partPath(cur.number), sizeBytes: cur.committedBytes)))
+            incomingWrittenBytes = cur.committedBytes
+            progressReportedAt = incomingWrittenBytes
+        } else {
+            dropIncomingFile()
+            let f = IncomingFile(number: offer.number, name: offer.name, sizeBytes: offer.sizeBytes, sha256: [],
+                                 metadata: offer.metadata, committedBytes: 0, verifyFailures: 0)
+            persistent.incomingFile = f
+            persist { LinkPersistence.incomingWrite(f, into: &$0) }
+            actions.append(.file(.truncate(path: partPath(f.number), sizeBytes: 0)))
+            incomingWrittenBytes = 0
+            progressReportedAt = incomingWrittenBytes
+        }
+        resumeRequestedAt = -1
+        let cur = persistent.incomingFile!
+        send(a.id, Frame(.fileResume, FrameBodies.encodeVarints(cur.number, UInt64(cur.committedBytes))))
+    }
+
+    /// The sender's SHA-256 of the whole file: check the file once all of it is committed.
+    mutating func onFileEnd(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
+        let (n, sha) = try FrameBodies.FileEnd.decode(frame.body)
+        guard var cur = persistent.incomingFile, cur.number == n else { return }
+        if cur.sha256 != sha {
+            cur.sha256 = sha
+            persistent.incomingFile = cur
+            persist { LinkPersistence.incomingWrite(cur, into: &$0) }
+        }
+        if cur.committedBytes == cur.sizeBytes { actions.append(.file(.verify(number: n, path: partPath(n), sha256: sha))) }
+    }
+
+    mutating func onFileChunk(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
+        let (n, offset, start) = try FrameBodies.FileChunk.decode(frame.body)
+        guard let a = active, var cur = persistent.incomingFile, cur.number == n else { return }  // cancelled or stale
+        let count = Int64(frame.body.count - start)
+        guard offset + count <= cur.sizeBytes else { throw .malformed("chunk past the end of file \(n)") }
+        guard offset == incomingWrittenBytes else {
+            if offset > incomingWrittenBytes && resumeRequestedAt != incomingWrittenBytes {
+                // A chunk went missing: ask for the rest from where we are.
+                resumeRequestedAt = incomingWrittenBytes
+                send(a.id, Frame(.fileResume, FrameBodies.encodeVarints(n, UInt64(incomingWrittenBytes))))
+            }
+            return
+        }
+        guard count > 0 else { return }
+        let path = partPath(n)
+        actions.append(.file(.write(path: path, offset: offset, bytes: frame.body[start...])))
+        incomingWrittenBytes += count
+        stats.fileBytesReceived += count
+        let complete = incomingWrittenBytes == cur.sizeBytes
+        guard complete || incomingWrittenBytes - cur.committedBytes >= config.fileSyncIntervalBytes else {
+            if incomingWrittenBytes - progressReportedAt >= config.fileAckIntervalBytes {
+                progressReportedAt = incomingWrittenBytes
+                send(a.id, Frame(.fileAck, FrameBodies.FileAck.progress(number: n, offset: cur.committedBytes).encode()))
+            }
+            return
+        }
+        progressReportedAt = incomingWrittenBytes
+        actions.append(.file(.sync(path: path)))
+        cur.committedBytes = incomingWrittenBytes
+        persistent.incomingFile = cur
+        persist { LinkPersistence.incomingWrite(cur, into: &$0) }
+        if complete {
+            if !cur.sha256.isEmpty { actions.append(.file(.verify(number: n, path: path, sha256: cur.sha256))) }
+        } else {
+            send(a.id, Frame(.fileAck, FrameBodies.FileAck.progress(number: n, offset: cur.committedBytes).encode()))
+        }
+    }
+
+    /// The shell hashed the complete incoming file `number`: deliver it, or start it again.
+    public mutating func onFileVerified(number: UInt64, matches: Bool, now: EpochMs) {
+        guard var cur = persistent.incomingFile, cur.number == number, cur.committedBytes == cur.sizeBytes else { return }
+        let part = partPath(number)
+        let conn = active?.id
+        if matches {
+            let file = ReceivedFile(path: "\(Self.inboxDirectory)/\(String(persistent.peerIncarnation, radix: 16))-\(number)-\(cur.name)",
+                                    name: cur.name, metadata: cur.metadata, sizeBytes: cur.sizeBytes)
+            actions.append(.file(.move(from: part, to: file.path)))
+            persistent.incomingFile = nil
+            persistent.lastFileDelivered = number
+            metaDirty = true
+            var b = WriteBatch()
+            LinkPersistence.incomingWrite(nil, into: &b)
+            deliverContent(.file(file), into: &b)
+            actions.append(.persist(b))
+            flushMeta()
+            if let conn { send(conn, Frame(.fileAck, FrameBodies.FileAck.delivered(number: number).encode())) }
+            return
+        }
+        cur.verifyFailures += 1
+        stats.fileVerifyFailures += 1
+        emitLog(.warning, "file \(number) failed its SHA-256 check (\(cur.verifyFailures) of \(config.maxFileVerifyFailures)): not delivered")
+        if cur.verifyFailures >= config.maxFileVerifyFailures {
+            dropIncomingFile()
+            let e = WCError(.deliveryFailed, "SHA-256 mismatch \(cur.verifyFailures) times")
+            if let conn { send(conn, Frame(.fileAck, FrameBodies.FileAck.failed(number: number, e).encode())) }
+            return
+        }
+        cur.committedBytes = 0
+        persistent.incomingFile = cur
+        incomingWrittenBytes = 0
+        progressReportedAt = incomingWrittenBytes
+        resumeRequestedAt = -1
+        actions.append(.file(.truncate(path: part, sizeBytes: 0)))
+        persist { LinkPersistence.incomingWrite(cur, into: &$0) }
+        if let conn { send(conn, Frame(.fileResume, FrameBodies.encodeVarints(number, 0))) }
+    }
+
+    mutating func onFileCancel(_ frame: Frame) throws(ByteReaderError) {
+        let n = try FrameBodies.decodeVarint(frame.body)
+        if persistent.incomingFile?.number == n { dropIncomingFile() }
+    }
+
+    /// Forgets the incoming file and deletes its partial content.
+    mutating func dropIncomingFile() {
+        guard let cur = persistent.incomingFile else { return }
+        actions.append(.file(.remove(path: partPath(cur.number))))
+        persistent.incomingFile = nil
+        persist { LinkPersistence.incomingWrite(nil, into: &$0) }
+        incomingWrittenBytes = 0
+        progressReportedAt = incomingWrittenBytes
+    }
+
+    /// The link went down: bytes written but not committed will be written again.
+    mutating func resetIncomingFileProgress() {
+        incomingWrittenBytes = persistent.incomingFile?.committedBytes ?? 0
+        progressReportedAt = incomingWrittenBytes
+        resumeRequestedAt = -1
+    }
+}

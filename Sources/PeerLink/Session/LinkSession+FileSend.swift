@@ -1,0 +1,177 @@
+import Shared
+
+/// `transferFile(_:metadata:)`, the sender's side: a durable queue of files sent one at a
+/// time, in chunks, within a window of unacknowledged bytes.
+///
+/// For the head file the sender offers (number, size, SHA-256, name, metadata); the
+/// receiver answers with `fileResume` (the offset it holds, committed), and the sender
+/// streams `fileChunk`s from there. The receiver acknowledges committed progress
+/// (`fileAck` progress) and finally `delivered` after checking the SHA-256, or `failed`.
+/// A drop or a crash of either side resumes from the receiver's committed offset.
+extension LinkSession {
+    // MARK: - API
+
+    /// `transferFile(_:metadata:)`: queues the file at `path` (relative to the node's file
+    /// root). The shell measures and hashes it (`FileOperation.measure`) before it is
+    /// offered; a file that cannot be read finishes with `fileAccessDenied`. `metadata`, when
+    /// given, is a dictionary within the user-info limit.
+    public mutating func transferFile(path: String, metadata: PlistValue?, now: EpochMs) -> Result<FileTransfer, WCError> {
+        if let e = readinessError() { return .failure(e) }
+        if let m = metadata {
+            guard case .dictionary = m else { return .failure(WCError(.payloadUnsupportedTypes, "file metadata must be a dictionary")) }
+            let size = CanonicalEncoding.encodedSize(m)
+            guard size <= PayloadLimits.userInfoBytes else {
+                return .failure(WCError(.payloadTooLarge, "file metadata is \(size) bytes; the limit is \(PayloadLimits.userInfoBytes)"))
+            }
+        }
+        let name = String(path.split(separator: "/").last ?? "")
+        guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."), !name.isEmpty, name != "." else {
+            return .failure(WCError(.invalidParameter, "'\(path)' is not a file path inside the node's file root"))
+        }
+        let f = OutgoingFile(number: persistent.nextFileNumber, path: path, name: name, sizeBytes: -1,
+                             metadata: metadata, createdMs: now)
+        persistent.nextFileNumber += 1
+        metaDirty = true
+        persistent.outgoingFiles.append(f)
+        actions.append(.file(.measure(number: f.number, path: path)))
+        return .success(fileTransfer(f))
+    }
+
+    /// The shell measured file `number`: it is committed to the queue and offered when its
+    /// turn comes. (Its SHA-256 is computed while it is sent, and sent at the end.)
+    public mutating func onFileMeasured(number: UInt64, sizeBytes: Int64, now: EpochMs) {
+        guard let i = persistent.outgoingFiles.firstIndex(where: { $0.number == number }), persistent.outgoingFiles[i].sizeBytes < 0 else { return }
+        guard sizeBytes >= 0 else { return onFileReadFailed(number: number, reason: "bad measurement", now: now) }
+        persistent.outgoingFiles[i].sizeBytes = sizeBytes
+        let f = persistent.outgoingFiles[i]
+        persist { $0.put(LinkPersistence.filesOut, storeKey(f.number), LinkPersistence.encodeOutgoing(f)) }
+        flushMeta()
+        pumpFiles(now: now)
+    }
+
+    func fileTransfer(_ f: OutgoingFile) -> FileTransfer {
+        let state = active?.file.flatMap { $0.number == f.number ? $0 : nil }
+        return FileTransfer(id: "f\(f.number)", number: f.number, path: f.path, metadata: f.metadata, sizeBytes: f.sizeBytes,
+                            acknowledgedBytes: state?.ackedOffset ?? 0, isTransferring: state != nil)
+    }
+
+    /// `outstandingFileTransfers`: queued or being sent, in order.
+    public var outstandingFileTransfers: [FileTransfer] { persistent.outgoingFiles.map(fileTransfer) }
+
+    /// The app keeps a received file: moves it out of the inbox before its callback returns
+    /// (what is left in the inbox is deleted after the callback).
+    public mutating func moveReceivedFile(_ file: ReceivedFile, to path: String) -> Result<Void, WCError> {
+        guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."), !path.isEmpty else {
+            return .failure(WCError(.fileAccessDenied, "'\(path)' is outside the node's file root"))
+        }
+        actions.append(.file(.move(from: file.path, to: path)))
+        return .success(())
+    }
+
+    /// `cancel()` of a file transfer: it is dropped here and, when being sent, at the
+    /// receiver (which deletes the partial file). Returns false when no such transfer is queued.
+    @discardableResult
+    public mutating func cancelFile(id: String) -> Bool {
+        guard id.hasPrefix("f"), let n = UInt64(id.dropFirst()),
+              let i = persistent.outgoingFiles.firstIndex(where: { $0.number == n }) else { return false }
+        persistent.outgoingFiles.remove(at: i)
+        persist { $0.delete(LinkPersistence.filesOut, storeKey(n)) }
+        if var a = active, a.file?.number == n {
+            a.file = nil
+            active = a
+            send(a.id, Frame(.fileCancel, FrameBodies.encodeVarint(n)))
+            pumpFiles(now: a.nowMs)
+        }
+        return true
+    }
+
+    // MARK: - Sending
+
+    /// Offers the head file, or sends its next chunks within the window.
+    mutating func pumpFiles(now: EpochMs) {
+        guard activationState == .activated, var a = active, let head = persistent.outgoingFiles.first, head.sizeBytes >= 0 else { return }
+        a.nowMs = max(a.nowMs, now)
+        let wasIdle = !a.awaitsAck(self)
+        if a.file?.number != head.number {
+            a.file = FileSendState(number: head.number)
+            if wasIdle { a.lastProgressMs = a.nowMs }
+            active = a
+            let offer = FrameBodies.FileOffer(number: head.number, sizeBytes: head.sizeBytes, name: head.name, metadata: head.metadata)
+            send(a.id, Frame(.fileOffer, offer.encode()))
+            return
+        }
+        guard var f = a.file, !f.awaitingResume else { return }
+        while f.sendOffset < head.sizeBytes && f.sendOffset - f.ackedOffset < config.fileWindowBytes {
+            let count = Int(min(Int64(min(config.fileChunkBytes, FrameBodies.maxFileChunkBytes)), head.sizeBytes - f.sendOffset))
+            actions.append(.sendFileChunk(a.id, number: head.number, path: head.path, offset: f.sendOffset, count: count))
+            f.sendOffset += Int64(count)
+            stats.framesSent += 1
+            a.framesSent += 1
+            a.lastSentMs = a.nowMs
+        }
+        if f.sendOffset == head.sizeBytes && !f.endSent {
+            actions.append(.sendFileEnd(a.id, number: head.number, path: head.path, sizeBytes: head.sizeBytes))
+            f.endSent = true
+            stats.framesSent += 1
+            a.framesSent += 1
+            a.lastSentMs = a.nowMs
+        }
+        a.file = f
+        if wasIdle, a.awaitsAck(self) { a.lastProgressMs = a.nowMs }
+        active = a
+    }
+
+    mutating func onFileResume(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
+        let (n, offset) = try FrameBodies.decodeVarints(frame.body)
+        guard var a = active, var f = a.file, f.number == n, let head = persistent.outgoingFiles.first, head.number == n else { return }
+        guard offset <= UInt64(head.sizeBytes) else { throw .malformed("resume offset \(offset) beyond the file's \(head.sizeBytes) bytes") }
+        f.ackedOffset = f.awaitingResume ? Int64(offset) : min(f.ackedOffset, Int64(offset))
+        f.sendOffset = Int64(offset)
+        f.awaitingResume = false
+        f.endSent = false
+        a.file = f
+        a.lastProgressMs = now
+        active = a
+        pumpFiles(now: now)
+    }
+
+    mutating func onFileAck(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
+        let ack = try FrameBodies.FileAck.decode(frame.body)
+        if var a = active { a.lastProgressMs = now; active = a }
+        switch ack {
+        case .progress(let n, let offset):
+            guard var a = active, var f = a.file, f.number == n else { return }
+            f.ackedOffset = max(f.ackedOffset, min(offset, f.sendOffset))
+            a.file = f
+            active = a
+            pumpFiles(now: now)
+        case .delivered(let n):
+            finishFile(number: n, error: nil)
+        case .failed(let n, let e):
+            finishFile(number: n, error: e)
+        }
+    }
+
+    /// The shell could not read the file being sent.
+    public mutating func onFileReadFailed(number: UInt64, reason: String, now: EpochMs) {
+        if let a = active, a.file?.number == number { send(a.id, Frame(.fileCancel, FrameBodies.encodeVarint(number))) }
+        finishFile(number: number, error: WCError(.fileAccessDenied, reason))
+    }
+
+    /// The peer delivered our files through `through` (learnt at the handshake).
+    mutating func finishFilesDelivered(through: UInt64) {
+        for f in persistent.outgoingFiles where f.number <= through { finishFile(number: f.number, error: nil) }
+    }
+
+    mutating func finishFile(number n: UInt64, error: WCError?) {
+        guard let i = persistent.outgoingFiles.firstIndex(where: { $0.number == n }) else { return }
+        let f = persistent.outgoingFiles.remove(at: i)
+        persist { $0.delete(LinkPersistence.filesOut, storeKey(n)) }
+        var t = fileTransfer(f)
+        t.isTransferring = false
+        if error == nil { t.acknowledgedBytes = f.sizeBytes; t.isDelivered = true }
+        if var a = active, a.file?.number == n { a.file = nil; active = a }
+        actions.append(.deliver(.didFinishFileTransfer(t, error: error)))
+        if let a = active { pumpFiles(now: a.nowMs) }
+    }
+}

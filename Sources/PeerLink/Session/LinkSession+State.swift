@@ -1,0 +1,91 @@
+import Shared
+
+/// Counters a session keeps about itself.
+public struct LinkStats: Sendable, Equatable {
+    public var framesSent = 0
+    public var framesReceived = 0
+    public var userInfoDelivered = 0
+    public var userInfoDuplicatesDropped = 0
+    public var retransmits = 0
+    public var connectionsRejected = 0
+    public var messagesDelivered = 0
+    public var messagesDroppedOutOfOrder = 0
+    public var filesDelivered = 0
+    public var fileVerifyFailures = 0
+    public var fileBytesReceived: Int64 = 0
+    public init() {}
+}
+
+/// The authenticated connection.
+struct ActiveConnection: Sendable, Equatable {
+    var id: ConnectionID
+    var peerIncarnation: UInt64
+    /// The latest time the session was told about (ticks and events).
+    var nowMs: EpochMs
+    var lastHeardMs: EpochMs
+    var lastSentMs: EpochMs
+    /// The highest outbox seq sent on this connection, per user-info stream.
+    var sentThrough: [UInt64] = [0, 0]
+    /// When the peer last acknowledged new progress (or when sending began).
+    var lastProgressMs: EpochMs {
+        didSet { if lastProgressMs != oldValue { retransmitsWithoutProgress = 0 } }
+    }
+    /// Retransmissions since the last progress: each doubles the wait for the next.
+    var retransmitsWithoutProgress = 0
+    /// Frames sent and received on this connection since it came up (after the handshake).
+    var framesSent = 0
+    var framesReceived = 0
+    /// The application-context version sent on this connection (0: none).
+    var contextSentVersion: UInt64 = 0
+    /// The head file being sent on this connection.
+    var file: FileSendState?
+    /// Receiver side of messages: the highest id delivered and the recent ids (duplicates).
+    var highestMessageReceived: MessageID = 0
+    var recentMessageIDs: [MessageID] = []
+
+    init(id: ConnectionID, peerIncarnation: UInt64, now: EpochMs) {
+        self.id = id
+        self.peerIncarnation = peerIncarnation
+        nowMs = now
+        lastHeardMs = now
+        lastSentMs = now
+        lastProgressMs = now
+    }
+
+    /// When a retransmission is due (the wait doubles without progress, up to 16×).
+    func retransmitDueMs(_ config: LinkConfig) -> EpochMs {
+        lastProgressMs + config.retransmitAfterMs << min(4, retransmitsWithoutProgress)
+    }
+
+    /// Something sent on this connection awaits an acknowledgement (user info, context, file).
+    func awaitsAck(_ s: LinkSession) -> Bool {
+        for stream in UserInfoStream.allCases where sentThrough[stream.rawValue] > 0 && !s.outboxes[stream.rawValue].isEmpty {
+            let q = s.outboxes[stream.rawValue]
+            if q[q.head].seq <= sentThrough[stream.rawValue] { return true }
+        }
+        if contextSentVersion > s.persistent.contextAckedVersion { return true }
+        if let f = file, f.awaitingResume || f.sendOffset > f.ackedOffset || f.endSent { return true }
+        return false
+    }
+}
+
+/// A message of ours awaiting its reply (or, without a reply handler, its receipt).
+struct PendingMessage: Sendable, Equatable {
+    var id: MessageID
+    var connection: ConnectionID
+    var deadlineMs: EpochMs
+    var replyExpected: Bool
+}
+
+/// Sending the head file on the current connection.
+struct FileSendState: Sendable, Equatable {
+    var number: UInt64
+    /// The offer is out; the receiver has not said where to start.
+    var awaitingResume = true
+    /// The next byte to send.
+    var sendOffset: Int64 = 0
+    /// Bytes the receiver has committed.
+    var ackedOffset: Int64 = 0
+    /// `fileEnd` went out (the delivered acknowledgement is awaited).
+    var endSent = false
+}

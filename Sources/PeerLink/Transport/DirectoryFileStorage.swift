@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Shared
+
+/// A node's files in a directory on disk (POSIX `pread`/`pwrite`/`fsync`/`rename`).
+///
+/// Open descriptors are cached (a few) because a file transfer reads or writes one file
+/// chunk by chunk.
+public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
+    // Unchecked: confined to the node's one event loop, like its SQLite store.
+    public let root: String
+    private var open: [String: (fd: Int32, writable: Bool)] = [:]
+    private var order: [String] = []
+    static let maxOpen = 8
+
+    public init(root: String) throws {
+        self.root = root
+        try makeDirectories(root)
+    }
+
+    deinit { for (_, e) in open { close(e.fd) } }
+
+    func full(_ path: String) throws -> String {
+        guard Self.isSafe(path) else { throw FileStorageError("unsafe path '\(path)'") }
+        return root + "/" + path
+    }
+
+    private func descriptor(_ path: String, writable: Bool) throws -> Int32 {
+        if let e = open[path], e.writable || !writable { return e.fd }
+        forget(path)
+        let p = try full(path)
+        if writable, let slash = p.lastIndex(of: "/") { try makeDirectories(String(p[..<slash])) }
+        let fd = Glibc.open(p, writable ? (O_RDWR | O_CREAT) : O_RDONLY, 0o644)
+        guard fd >= 0 else { throw FileStorageError("open \(path): \(POSIXError("open").description)") }
+        open[path] = (fd, writable)
+        order.append(path)
+        if order.count > Self.maxOpen { forget(order[0]) }
+        return fd
+    }
+
+    private func forget(_ path: String) {
+        if let e = open.removeValue(forKey: path) { close(e.fd) }
+        order.removeAll { $0 == path }
+    }
+
+    public func size(_ path: String) -> Int64? {
+        guard let p = try? full(path) else { return nil }
+        var st = stat()
+        guard stat(p, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(st.st_size)
+    }
+
+    public func read(_ path: String, offset: Int64, count: Int) throws -> [UInt8] {
+        let fd = try descriptor(path, writable: false)
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw FileStorageError("read \(path): \(POSIXError("pread").description)") }
+            if n == 0 { break }
+            done += n
+        }
+        if done < count { out.removeLast(count - done) }
+        return out
+    }
+
+    public func read(_ path: String, offset: Int64, count: Int, appendingTo out: inout [UInt8]) throws {
+        let fd = try descriptor(path, writable: false)
+        let start = out.count
+        out.reserveCapacity(start + count)
+        var done = 0
+        var failed = false
+        // Grow the array, then read into the new part.
+        out.append(contentsOf: repeatElement(0, count: count))
+        out.withUnsafeMutableBytes { buf in
+            while done < count {
+                let n = pread(fd, buf.baseAddress! + start + done, count - done, off_t(offset) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failed = true; return }
+                if n == 0 { return }
+                done += n
+            }
+        }
+        if failed { out.removeLast(count); throw FileStorageError("read \(path): \(POSIXError("pread").description)") }
+        if done < count { out.removeLast(count - done) }
+    }
+
+    public func write(_ path: String, offset: Int64, bytes: ArraySlice<UInt8>) throws {
+        let fd = try descriptor(path, writable: true)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw FileStorageError("write \(path): \(POSIXError("pwrite").description)") }
+            done += n
+        }
+    }
+
+    public func truncate(_ path: String, sizeBytes: Int64) throws {
+        let fd = try descriptor(path, writable: true)
+        guard ftruncate(fd, off_t(sizeBytes)) == 0 else { throw FileStorageError("truncate \(path): \(POSIXError("ftruncate").description)") }
+    }
+
+    public func sync(_ path: String) throws {
+        let fd = try descriptor(path, writable: true)
+        guard fdatasync(fd) == 0 else { throw FileStorageError("sync \(path): \(POSIXError("fdatasync").description)") }
+    }
+
+    public func move(from: String, to: String) throws {
+        forget(from)
+        forget(to)
+        let f = try full(from), t = try full(to)
+        if let slash = t.lastIndex(of: "/") { try makeDirectories(String(t[..<slash])) }
+        guard rename(f, t) == 0 else { throw FileStorageError("move \(from) to \(to): \(POSIXError("rename").description)") }
+    }
+
+    public func remove(_ path: String) {
+        forget(path)
+        if let p = try? full(path) { unlink(p) }
+    }
+
+    public func sha256(_ path: String) throws -> [UInt8] {
+        let fd = try descriptor(path, writable: false)
+        var h = SHA256()
+        var buf = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
+        while true {
+            let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw FileStorageError("hash \(path): \(POSIXError("pread").description)") }
+            if n == 0 { break }
+            h.update(buf[0..<n])
+            offset += off_t(n)
+        }
+        return h.finish()
+    }
+}

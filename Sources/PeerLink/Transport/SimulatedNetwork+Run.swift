@@ -1,0 +1,205 @@
+import Shared
+
+/// The event loop of the simulated network: time, connections, routing and faults.
+extension SimulatedNetwork {
+    // MARK: - Time
+
+    /// Runs every event and timer up to `target`, then sets the clock to it.
+    public func advance(to target: EpochMs) {
+        while let t = nextTime(), t <= target {
+            now = max(now, t)
+            runDue()
+        }
+        now = max(now, target)
+    }
+
+    /// `advance(to: now + ms)`.
+    public func advance(by ms: EpochMs) { advance(to: now + ms) }
+
+    /// Runs until nothing is in flight and both nodes are idle (and connected, while the
+    /// link is up), or `maxMs` of virtual time pass. Returns true when quiet.
+    @discardableResult
+    public func runUntilQuiet(maxMs: EpochMs = 600_000) -> Bool {
+        let deadline = now + maxMs
+        while !isQuiet {
+            guard let t = nextTime(), t <= deadline else { now = max(now, deadline); return isQuiet }
+            now = max(now, t)
+            runDue()
+        }
+        return true
+    }
+
+    /// Nothing in flight, nothing outstanding, both connected (while the link is up).
+    public var isQuiet: Bool {
+        guard queue.isEmpty, !connecting, fatal == nil else { return false }
+        let p = phone.ctx.session, w = watch.ctx.session
+        guard p.isIdle, w.isIdle else { return false }
+        return isLinkUp ? (p.isConnected && w.isConnected) : true
+    }
+
+    func nextTime() -> EpochMs? {
+        var t = queue.nextTime
+        func consider(_ x: EpochMs?, _ role: DeviceRole) {
+            guard var x else { return }
+            if x <= tickedAt[role]! { x = tickedAt[role]! + 1 }
+            t = min(t ?? x, x)
+        }
+        consider(phone.nextDeadline, .phone)
+        consider(watch.nextDeadline, .watch)
+        return t
+    }
+
+    /// Handles every event due now, then the nodes' timers and the watch's connect.
+    func runDue() {
+        while let t = queue.nextTime, t <= now, let (_, e) = queue.pop() { handle(e) }
+        if let d = phone.nextDeadline, d <= now, tickedAt[.phone]! < now {
+            tickedAt[.phone] = now
+            phone.tick(now: now)
+            route(.phone)
+        }
+        if let d = watch.nextDeadline, d <= now, tickedAt[.watch]! < now {
+            tickedAt[.watch] = now
+            maybeConnect()
+            watch.tick(now: now)
+            route(.watch)
+        }
+    }
+
+    func maybeConnect() {
+        guard !connecting, let due = watch.ctx.session.nextConnectAtMs, due <= now else { return }
+        connecting = true
+        watch.connectStarted(now: now)
+        queue.push(now + faults.latencyMs, .connectDone(watchGeneration: generation[.watch]!))
+    }
+
+    func handle(_ e: SimEvent) {
+        switch e {
+        case .connectDone(let g):
+            guard g == generation[.watch] else { return }
+            connecting = false
+            guard isLinkUp, link == nil else {
+                trace.append("\(now) connect failed")
+                watch.connectFailed(now: now)
+                route(.watch)
+                return
+            }
+            let id = nextConnection
+            nextConnection += 1
+            link = SimLink(id: id)
+            lastArrival = [.phone: now, .watch: now]
+            trace.append("\(now) connect \(id)")
+            phone.connectionOpened(id, isInitiator: false, nonce: nonce(), now: now)
+            watch.connectionOpened(id, isInitiator: true, nonce: nonce(), now: now)
+            route(.phone)
+            route(.watch)
+        case .bytes(let conn, let to, let g, let bytes):
+            guard g == generation[to] else { return }
+            if to == .phone { phone.received(conn, bytes[...], now: now) } else { watch.received(conn, bytes[...], now: now) }
+            route(to)
+        case .closed(let conn, let to, let g):
+            guard g == generation[to] else { return }
+            if to == .phone { phone.connectionClosed(conn, now: now) } else { watch.connectionClosed(conn, now: now) }
+            route(to)
+        }
+    }
+
+    // MARK: - Routing
+
+    /// Carries out what a node asked for.
+    func route(_ role: DeviceRole) {
+        while true {
+            let outputs = role == .phone ? phone.drainOutput() : watch.drainOutput()
+            if outputs.isEmpty { return }
+            for o in outputs {
+                switch o {
+                case .send(let id, let bytes): transmit(from: role, id, bytes)
+                case .close(let id, let reason): close(from: role, id, reason: reason)
+                case .log(let level, let message): logs.append("\(now) \(role) \(level.rawValue): \(message)")
+                case .fatal(let message):
+                    fatal = "\(role): \(message)"
+                    logs.append("\(now) \(role) fatal: \(message)")
+                }
+            }
+        }
+    }
+
+    func frameKind(_ bytes: [UInt8]) -> String {
+        guard bytes.count >= 4, let k = FrameKind(rawValue: bytes[3]) else { return "bytes" }
+        return k.description
+    }
+
+    /// Puts one write (one frame) on the wire from `role`, through the faults.
+    func transmit(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8]) {
+        let to = role.peer
+        let dir = "\(role)>\(to)"
+        guard var l = link, l.id == id else { return }  // a raw connection's answers, or a closed one
+        var bytes = bytes
+        var cutAfter = false
+        if let limit = faults.closeAfterBytes, l.bytesCarried + bytes.count >= limit {
+            bytes = Array(bytes.prefix(max(0, limit - l.bytesCarried)))
+            cutAfter = true
+        }
+        l.bytesCarried += bytes.count
+        link = l
+        let kind = frameKind(bytes)
+        var start = max(now, wireFreeAt[role]!)
+        if let bw = faults.bytesPerMs, bw > 0 { start += EpochMs((bytes.count + bw - 1) / bw) }
+        wireFreeAt[role] = start
+        var arrival = start + faults.latencyMs + (faults.jitterMs > 0 ? EpochMs(rng.next() % UInt64(faults.jitterMs + 1)) : 0)
+        let g = generation[to]!
+        if !cutAfter, rng.chance(faults.lossPercent) {
+            trace.append("\(now) \(dir) \(kind) \(FrameFate.dropped.rawValue)")
+        } else if !cutAfter, rng.chance(faults.reorderPercent) {
+            trace.append("\(now) \(dir) \(kind) \(FrameFate.reordered.rawValue)")
+            schedule(bytes, id, to: to, generation: g, at: arrival + faults.latencyMs + 1 + EpochMs(rng.next() % 20))
+        } else {
+            arrival = max(arrival, lastArrival[to]!)
+            lastArrival[to] = arrival
+            let dup = !cutAfter && rng.chance(faults.duplicatePercent)
+            trace.append("\(now) \(dir) \(kind) \((dup ? FrameFate.duplicated : .delivered).rawValue)")
+            schedule(bytes, id, to: to, generation: g, at: arrival)
+            if dup { schedule(bytes, id, to: to, generation: g, at: arrival) }
+        }
+        if cutAfter {
+            trace.append("\(now) closed after \(l.bytesCarried) bytes")
+            link = nil
+            let at = max(now, lastArrival[to]!, lastArrival[role]!)
+            queue.push(at, .closed(conn: id, to: to, generation: g))
+            queue.push(at, .closed(conn: id, to: role, generation: generation[role]!))
+        }
+    }
+
+    func schedule(_ bytes: [UInt8], _ id: ConnectionID, to: DeviceRole, generation g: Int, at t: EpochMs) {
+        guard let slice = faults.sliceBytes, slice > 0, bytes.count > slice else {
+            queue.push(t, .bytes(conn: id, to: to, generation: g, bytes: bytes))
+            return
+        }
+        var i = 0
+        while i < bytes.count {
+            queue.push(t, .bytes(conn: id, to: to, generation: g, bytes: Array(bytes[i..<min(bytes.count, i + slice)])))
+            i += slice
+        }
+    }
+
+    /// A node closed a connection: it sees the close now; the peer after what was sent arrives.
+    func close(from role: DeviceRole, _ id: ConnectionID, reason: String) {
+        if rawConnections.remove(id) != nil {
+            trace.append("\(now) raw connection \(id) closed: \(reason)")
+        } else {
+            guard let l = link, l.id == id else { return }
+            trace.append("\(now) \(role) closes \(id): \(reason)")
+            link = nil
+            queue.push(max(now, lastArrival[role.peer]!) + faults.latencyMs, .closed(conn: id, to: role.peer, generation: generation[role.peer]!))
+        }
+        if role == .phone { phone.connectionClosed(id, now: now) } else { watch.connectionClosed(id, now: now) }
+    }
+
+    /// Cuts the connection at once (reset, link down): frames in flight are lost.
+    func cut(reason: String) {
+        guard let l = link else { return }
+        link = nil
+        queue.removeAll { if case .bytes(let c, _, _, _) = $0 { c == l.id } else { false } }
+        queue.push(now, .closed(conn: l.id, to: .phone, generation: generation[.phone]!))
+        queue.push(now, .closed(conn: l.id, to: .watch, generation: generation[.watch]!))
+    }
+}

@@ -1,0 +1,64 @@
+import PeerLink
+import Shared
+
+/// The app both benchmark nodes run: it drives a chain of messages, queues user info in
+/// bulk, sends files, answers messages, and counts what arrives.
+struct LinkBenchApp: NodeApp {
+    var rttRemaining = 0
+    var rttDone = 0
+    var received = 0
+    var filesSent = 0
+    var filesReceived = 0
+    static let payload = [UInt8](repeating: 0x5A, count: 64)
+
+    mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
+        let w = command.words
+        switch w.first {
+        case "rtt":
+            rttRemaining = Int(w.count > 1 ? w[1] : "1") ?? 1
+            rttDone = 0
+            ctx.sendMessageData(Self.payload)
+            return .ok()
+        case "ui":
+            let n = Int(w.count > 1 ? w[1] : "1") ?? 1
+            for i in 0..<n {
+                if case .failure(let e) = ctx.transferUserInfo(["i": .int(Int64(i))]) { return .error("\(e)") }
+            }
+            return .ok()
+        case "file":
+            guard w.count == 2 else { return .error("usage: file PATH") }
+            if case .failure(let e) = ctx.transferFile(w[1], metadata: nil) { return .error("\(e)") }
+            return .ok()
+        default:
+            return .error("unknown command")
+        }
+    }
+
+    mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
+        switch event {
+        case .didReceiveMessage(let m) where m.replyExpected:
+            ctx.replyToMessage(m.id, with: .data(Self.payload))
+        case .didReceiveMessageReply:
+            rttDone += 1
+            rttRemaining -= 1
+            if rttRemaining > 0 { ctx.sendMessageData(Self.payload) }
+        case .messageDidFail(_, let e):
+            ctx.log(.error, "benchmark message failed: \(e)")
+            rttRemaining = 0
+        case .didReceiveUserInfo: received += 1
+        case .didFinishFileTransfer(_, nil): filesSent += 1
+        case .didReceiveFile: filesReceived += 1
+        default: break
+        }
+    }
+
+    func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? {
+        switch path.first {
+        case "rttDone": .int(Int64(rttDone))
+        case "received": .int(Int64(received))
+        case "outstanding": .int(Int64(ctx.session.outstandingUserInfoCount))
+        case "filesSent": .int(Int64(filesSent))
+        default: nil
+        }
+    }
+}

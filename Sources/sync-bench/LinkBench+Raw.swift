@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PeerLink
+
+/// Raw-socket baselines over loopback, measured in the same run as the link figures.
+enum RawTCPBaseline {
+    /// A connected pair of loopback TCP sockets (blocking, TCP_NODELAY).
+    static func socketPair() throws -> (client: Int32, server: Int32) {
+        let lfd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(lfd) }
+        var sin = sockaddr_in()
+        sin.sin_family = sa_family_t(AF_INET)
+        sin.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &sin) { p in
+            try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                guard bind(lfd, sa, len) == 0, listen(lfd, 1) == 0, getsockname(lfd, sa, &len) == 0 else { throw POSIXError("bind") }
+            }
+        }
+        let cfd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try withUnsafePointer(to: &sin) { p in
+            try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                guard connect(cfd, sa, len) == 0 else { throw POSIXError("connect") }
+            }
+        }
+        let sfd = accept(lfd, nil, nil)
+        var one: Int32 = 1
+        for fd in [cfd, sfd] { setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size)) }
+        return (cfd, sfd)
+    }
+
+    static func readFully(_ fd: Int32, _ buf: inout [UInt8], _ count: Int) -> Bool {
+        var got = 0
+        while got < count {
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, count - got) }
+            if n <= 0 { return false }
+            got += n
+        }
+        return true
+    }
+
+    static func writeFully(_ fd: Int32, _ buf: [UInt8], _ count: Int) {
+        var done = 0
+        while done < count {
+            let n = buf.withUnsafeBytes { write(fd, $0.baseAddress! + done, count - done) }
+            if n <= 0 { return }
+            done += n
+        }
+    }
+
+    /// Average round trip of a 64-byte ping-pong, in microseconds.
+    static func rttMicroseconds(rounds: Int) throws -> Double {
+        let (c, s) = try socketPair()
+        defer { close(c); close(s) }
+        let echo = Thread {
+            var buf = [UInt8](repeating: 0, count: 64)
+            while readFully(s, &buf, 64) { writeFully(s, buf, 64) }
+        }
+        echo.start()
+        var buf = [UInt8](repeating: 7, count: 64)
+        for _ in 0..<100 { writeFully(c, buf, 64); _ = readFully(c, &buf, 64) }
+        let t0 = monotonicNs()
+        for _ in 0..<rounds { writeFully(c, buf, 64); _ = readFully(c, &buf, 64) }
+        let t1 = monotonicNs()
+        shutdown(c, Int32(SHUT_WR))
+        return Double(t1 - t0) / 1000 / Double(rounds)
+    }
+
+    /// Throughput of a one-way stream of `bytes`, in MB/s (10^6 bytes).
+    static func streamMBps(bytes: Int) throws -> Double {
+        let (c, s) = try socketPair()
+        defer { close(c); close(s) }
+        let done = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            var buf = [UInt8](repeating: 0, count: 256 * 1024)
+            var got = 0
+            while got < bytes {
+                let n = buf.withUnsafeMutableBytes { read(s, $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                got += n
+            }
+            done.signal()
+        }
+        reader.start()
+        let chunk = [UInt8](repeating: 1, count: 256 * 1024)
+        let t0 = monotonicNs()
+        var sent = 0
+        while sent < bytes {
+            let n = min(chunk.count, bytes - sent)
+            writeFully(c, chunk, n)
+            sent += n
+        }
+        done.wait()
+        let t1 = monotonicNs()
+        return Double(bytes) / 1e6 / (Double(t1 - t0) / 1e9)
+    }
+}

@@ -1,0 +1,169 @@
+import Testing
+@testable import PeerLink
+import Shared
+
+@Suite("File transfer")
+struct LinkFileTests {
+    static func content(_ n: Int, seed: UInt64 = 1) -> [UInt8] {
+        var rng = SplitMix64(seed: seed)
+        var out = [UInt8]()
+        out.reserveCapacity(n + 8)
+        while out.count < n { withUnsafeBytes(of: rng.next()) { out.append(contentsOf: $0) } }
+        return Array(out.prefix(n))
+    }
+
+    static func up() -> SessionPair {
+        var p = SessionPair()
+        p.connect()
+        p.run()
+        return p
+    }
+
+    static func received(_ p: SessionPair) -> [ReceivedFile] {
+        p.phoneEvents.compactMap { if case .didReceiveFile(let f) = $0 { f } else { nil } }
+    }
+
+    static func finished(_ p: SessionPair) -> [(FileTransfer, WCError?)] {
+        p.watchEvents.compactMap { if case .didFinishFileTransfer(let t, let e) = $0 { (t, e) } else { nil } }
+    }
+
+    @Test func fileGoesInChunksWithProgressFromZeroToOneAndLandsInTheInbox() throws {
+        var p = Self.up()
+        let data = Self.content(1_000_000)
+        try p.watchFiles.write("run.bin", offset: 0, bytes: data)
+        let t = try p.watch.transferFile(path: "run.bin", metadata: ["workout": "w1"], now: p.now).get()
+        #expect(t.progress == 0)
+        p.collect()
+        var progress: [Double] = [p.watch.outstandingFileTransfers[0].progress]
+        var chunkSizes: [Int] = []
+        while !p.wire.isEmpty {
+            let (to, f) = p.wire.removeFirst()
+            if f.kind == .fileChunk { chunkSizes.append(f.body.count - (try FrameBodies.FileChunk.decode(f.body)).contentStart) }
+            p.deliver(to, f)
+            if let o = p.watch.outstandingFileTransfers.first { progress.append(o.progress) }
+        }
+        #expect(chunkSizes.allSatisfy { $0 <= 256 * 1024 } && chunkSizes.count == 4)
+        #expect(progress.first == 0 && progress == progress.sorted())
+        let done = Self.finished(p)
+        #expect(done.count == 1 && done[0].1 == nil && done[0].0.progress == 1)
+        let got = Self.received(p)
+        #expect(got.count == 1 && got[0].metadata == ["workout": "w1"] && got[0].name == "run.bin" && got[0].sizeBytes == 1_000_000)
+        #expect(got[0].path.hasPrefix("inbox/"))
+        // Not moved by the app in its callback: deleted afterwards.
+        #expect(p.phoneFiles.list("inbox").isEmpty)
+        #expect(p.watch.outstandingFileTransfers.isEmpty)
+    }
+
+    @Test func fileMovedInTheCallbackIsKept() throws {
+        var p = Self.up()
+        p.phoneKeepsFilesIn = "workouts"
+        try p.watchFiles.write("a.csv", offset: 0, bytes: Array("x,y\n".utf8))
+        _ = try p.watch.transferFile(path: "a.csv", metadata: nil, now: p.now).get()
+        p.collect()
+        p.run()
+        #expect(try p.phoneFiles.readAll("workouts/a.csv") == Array("x,y\n".utf8))
+        #expect(p.phoneFiles.list("inbox").isEmpty)
+    }
+
+    @Test func checksumMismatchIsRetriedAndNeverDelivered() throws {
+        var p = Self.up()
+        let data = Self.content(300_000)
+        try p.watchFiles.write("f.bin", offset: 0, bytes: data)
+        _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
+        p.collect()
+        var corrupted = false
+        while !p.wire.isEmpty {
+            var (to, f) = p.wire.removeFirst()
+            if f.kind == .fileChunk && !corrupted { f.body[f.body.count - 1] ^= 0xFF; corrupted = true }
+            p.deliver(to, f)
+        }
+        #expect(p.phone.stats.fileVerifyFailures == 1)
+        #expect(p.phoneLogs.contains { $0.contains("failed its SHA-256 check") })
+        let got = Self.received(p)
+        #expect(got.count == 1)
+        #expect(Self.finished(p).count == 1 && Self.finished(p)[0].1 == nil)
+    }
+
+    @Test func persistentMismatchFailsTheTransferWithDeliveryFailed() throws {
+        var p = Self.up()
+        try p.watchFiles.write("f.bin", offset: 0, bytes: Self.content(1000))
+        _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
+        p.collect()
+        while !p.wire.isEmpty {
+            var (to, f) = p.wire.removeFirst()
+            if f.kind == .fileChunk { f.body[f.body.count - 1] ^= 0xFF }
+            p.deliver(to, f)
+        }
+        #expect(Self.received(p).isEmpty)
+        #expect(Self.finished(p).map { $0.1?.code } == [.deliveryFailed])
+        #expect(p.phoneFiles.list("inbox").isEmpty)
+    }
+
+    @Test func dropResumesFromTheLastAcknowledgedOffset() throws {
+        var p = SessionPair { $0.fileSyncIntervalBytes = 256 * 1024; $0.fileWindowBytes = 1 << 20 }
+        p.connect()
+        p.run()
+        let data = Self.content(2_000_000)
+        try p.watchFiles.write("big.bin", offset: 0, bytes: data)
+        _ = try p.watch.transferFile(path: "big.bin", metadata: nil, now: p.now).get()
+        p.collect()
+        p.run(limit: 8)  // part of the file crosses
+        let committed = p.phone.persistent.incomingFile!.committedBytes
+        #expect(committed > 0)
+        p.disconnect()
+        let before = p.phone.stats.fileBytesReceived
+        p.connect()
+        p.run()
+        #expect(Self.received(p).count == 1)
+        #expect(p.phone.stats.fileBytesReceived - before == 2_000_000 - committed)
+    }
+
+    @Test func receiverCrashResumesFromItsCommittedOffset() throws {
+        var p = SessionPair { $0.fileSyncIntervalBytes = 256 * 1024 }
+        p.connect()
+        p.run()
+        try p.watchFiles.write("big.bin", offset: 0, bytes: Self.content(1_500_000))
+        _ = try p.watch.transferFile(path: "big.bin", metadata: nil, now: p.now).get()
+        p.collect()
+        p.run(limit: 5)
+        p.wire = []
+        try p.restart(.phone)
+        let committed = p.phone.persistent.incomingFile?.committedBytes ?? 0
+        #expect(committed > 0)
+        p.watch.onConnectionClosed(p.connection, now: p.now)
+        p.collect()
+        p.connection += 1
+        p.connect()
+        p.run()
+        #expect(Self.received(p).count == 1)
+        #expect(p.phone.stats.fileBytesReceived == 1_500_000 - committed)
+    }
+
+    @Test func cancelMidTransferDeletesThePartialFileAndNothingIsDelivered() throws {
+        var p = SessionPair { $0.fileSyncIntervalBytes = 256 * 1024; $0.fileWindowBytes = 512 * 1024 }
+        p.connect()
+        p.run()
+        try p.watchFiles.write("big.bin", offset: 0, bytes: Self.content(3_000_000))
+        let t = try p.watch.transferFile(path: "big.bin", metadata: nil, now: p.now).get()
+        p.collect()
+        p.run(limit: 4)
+        #expect(p.phoneFiles.list("inbox").count == 1)
+        let cancelled = p.watch.cancelFile(id: t.id)
+        #expect(cancelled)
+        p.collect()
+        p.run()
+        #expect(Self.received(p).isEmpty)
+        #expect(p.phoneFiles.list("inbox").isEmpty)
+        #expect(p.watch.outstandingFileTransfers.isEmpty)
+        let again = p.watch.cancelFile(id: t.id)
+        #expect(!again)
+    }
+
+    @Test func missingFileFinishesWithFileAccessDenied() throws {
+        var p = Self.up()
+        _ = try p.watch.transferFile(path: "nope.bin", metadata: nil, now: p.now).get()
+        p.collect()
+        #expect(Self.finished(p).map { $0.1?.code } == [.fileAccessDenied])
+        #expect(failCode(p.watch.transferFile(path: "../etc/passwd", metadata: nil, now: p.now)) == .invalidParameter)
+    }
+}
