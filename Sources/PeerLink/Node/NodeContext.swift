@@ -20,6 +20,10 @@ public struct NodeContext: Sendable {
     public internal(set) var local: [String: PlistValue] = [:]
     /// Log lines produced during the current event.
     var logs: [(LogLevel, String)] = []
+    /// The node's files (under `<state>/files` in a process, in memory in the simulator):
+    /// what `transferFile` sends, where received files are moved to. Writes here are the
+    /// app's own I/O through the shell's storage, like the store's.
+    public internal(set) var files: (any FileStorage)?
 
     static let localTable = StoreTable("app_local")
 

@@ -81,6 +81,7 @@ public final class NodeEngine<App: NodeApp> {
                           session: LinkSession(config: config, persistent: linkState, seed: seed),
                           replica: replica, sync: sync)
         ctx.local = local
+        ctx.files = files
         if case .resetAfterCorruption(let reason, let moved) = opening {
             // The seed's requirement 5.2: reset to the initial state and record an error log.
             ctx.log(.error, "store corrupt (\(reason)); moved to \(moved); started from the initial state; the peer will resend its data")
