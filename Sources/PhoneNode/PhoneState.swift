@@ -17,6 +17,7 @@ struct PhoneState: Sendable, Equatable {
         static let exports = "phone.exports"
         static let effects = "phone.effects"
         static let live = "phone.live"
+        static let link = "phone.link"
     }
 
     var ids = IDCounters()
@@ -31,6 +32,7 @@ struct PhoneState: Sendable, Equatable {
     var exports: [ExportRecord] = []
     var effects: [EffectRecord] = []
     var live: LiveWorkout?
+    var link = PhoneLinkState()
 }
 
 // MARK: - Parts
@@ -167,4 +169,7 @@ struct EffectRecord: Sendable, Equatable {
 
     var atMs: EpochMs
     var effect: PhoneEffect
+    /// What the link adapter did with it: `message`, `userInfo`, `complication`,
+    /// `userInfo (budget spent)`, `failed: CODE`…
+    var outcome: String?
 }
