@@ -88,15 +88,15 @@ extension PhoneApp {
         }
     }
 
-    /// `complication push`: pushes the App Group snapshot now (what the app does after the
-    /// step observer's delivery, on demand), `complication` shows the budget.
+    /// `complication push`: refreshes the App Group snapshot and pushes it now (what the app
+    /// does after the step observer's delivery, on demand); `complication` shows the budget.
     mutating func complicationCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
         switch w.dropFirst().first {
         case nil:
             let v = complicationLinkValue(ctx)
             return .ok(v, text: v.jsonString())
         case "push" where w.count == 2:
-            if state.widgets.appGroup == nil { refreshAppGroup(&ctx) }
+            refreshAppGroup(&ctx)
             guard let snapshot = state.widgets.appGroup else { return .error("no App Group snapshot to push") }
             perform(.pushComplication(snapshot), &ctx)
             let outcome = state.effects.last?.outcome ?? "?"
