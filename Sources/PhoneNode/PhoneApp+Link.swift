@@ -55,9 +55,9 @@ extension PhoneApp {
             return "userInfo"
         case .failure(let e):
             state.link.recordLinkError(e.code.name)
-            state.link.lastStartResult = "failed: \(e.code.name)"
+            state.link.lastStartResult = "failed:\(e.code.name)"
             ctx.log(.error, "startWorkout not sent: \(e)")
-            return "failed: \(e.code.name)"
+            return "failed:\(e.code.name)"
         }
     }
 
@@ -79,12 +79,12 @@ extension PhoneApp {
             return "complication"
         case .success:
             state.link.complicationFallback += 1
-            return "userInfo (budget spent)"
+            return "userInfo"
         case .failure(let e):
             state.link.complicationFailed += 1
             state.link.recordLinkError(e.code.name)
             ctx.log(.warning, "complication push not sent: \(e)")
-            return "failed: \(e.code.name)"
+            return "failed:\(e.code.name)"
         }
     }
 

@@ -43,7 +43,9 @@ struct PhoneLinkState: Sendable, Equatable {
     /// Start requests sent, by message and by user info (a fallback counts in both).
     var startsByMessage = 0
     var startsByUserInfo = 0
-    /// How the last request went: `message`, `userInfo`, then `ok`, `error: …` or `failed: CODE`.
+    /// How the last request went (`message` or `userInfo`) and its result: `pending` (a
+    /// message awaiting its reply), `ok` (the watch answered), `error: …` (the watch refused
+    /// it), `queued` (user info, delivered when the watch app runs) or `failed:CODE`.
     var lastStartVia: String?
     var lastStartResult: String?
 

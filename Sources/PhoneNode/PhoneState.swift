@@ -169,7 +169,7 @@ struct EffectRecord: Sendable, Equatable {
 
     var atMs: EpochMs
     var effect: PhoneEffect
-    /// What the link adapter did with it: `message`, `userInfo`, `complication`,
-    /// `userInfo (budget spent)`, `failed: CODE`…
+    /// What the link adapter did with it: `message`, `complication`, `userInfo` (a start
+    /// request for an unreachable watch, or a push over the day's budget), `failed:CODE`.
     var outcome: String?
 }

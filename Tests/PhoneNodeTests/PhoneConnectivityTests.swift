@@ -79,7 +79,7 @@ import Testing
         #expect(net.phoneValue("observer deliveries")?.int == 1)
         #expect(net.phoneValue("complication pushes sent")?.int == 50)
         #expect(net.phoneValue("complication pushes fallback")?.int == 1)
-        #expect(net.phoneValue("effect last outcome") == "userInfo (budget spent)")
+        #expect(net.phoneValue("effect last outcome") == "userInfo")
         let received = net.watch.app.userInfo
         #expect(received.filter(\.isComplication).count == 50)
         #expect(received.last.map { !$0.isComplication } == true)
