@@ -74,6 +74,7 @@ extension NodeEngine {
             "seq": .int(Int64(ctx.replica.seq)),
         ]
         if let d = nextDeadline { v["nextDeadline"] = .int(d) }
+        if let d = nextWorkDeadline { v["nextWorkDeadline"] = .int(d) }
         if let c = s.activeFrameCounts {
             v["linkFramesSent"] = .int(Int64(c.sent))
             v["linkFramesReceived"] = .int(Int64(c.received))

@@ -58,6 +58,10 @@ public enum ScenarioAction: Sendable {
     case clock(DeviceRole, ClockChange)
     /// Kills the node, writes random bytes into its store file, and restarts it.
     case corruptStore(DeviceRole)
+    /// Kills the node, cuts the tail off its write-ahead log (the last commits are lost, as
+    /// after a torn write), and restarts it: the store is intact but older than what the
+    /// node had acknowledged.
+    case rollbackStore(DeviceRole)
 }
 
 /// A change to the link faults (`link …` steps).

@@ -219,7 +219,7 @@ public struct ScenarioParser {
             return ScenarioStep(atMs: at, action: .expectValue(role, path: path, op, value), location: loc, text: words.joined(separator: " "))
         case "link":
             return try linkStep(Array(words.dropFirst()), at: at, loc: loc, text: words.joined(separator: " "))
-        case "kill", "restart", "crash", "corrupt":
+        case "kill", "restart", "crash", "corrupt", "rollback":
             guard words.count == 2, let role = DeviceRole(rawValue: words[1]) else {
                 throw ScenarioError(location: loc, message: "expected '\(target) phone' or '\(target) watch'")
             }
@@ -228,6 +228,7 @@ public struct ScenarioParser {
             case "kill": return ScenarioStep(atMs: at, action: .kill(role), location: loc, text: text)
             case "restart": return ScenarioStep(atMs: at, action: .restart(role), location: loc, text: text)
             case "corrupt": return ScenarioStep(atMs: at, action: .corruptStore(role), location: loc, text: text)
+            case "rollback": return ScenarioStep(atMs: at, action: .rollbackStore(role), location: loc, text: text)
             default:
                 pendingSteps.append(ScenarioStep(atMs: at, action: .restart(role), location: loc, text: "restart \(role)"))
                 return ScenarioStep(atMs: at, action: .kill(role), location: loc, text: text)
@@ -256,7 +257,7 @@ public struct ScenarioParser {
             }
             return ScenarioStep(atMs: at, action: .clock(role, change), location: loc, text: text)
         default:
-            throw ScenarioError(location: loc, message: "unknown action '\(target)' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt or every)")
+            throw ScenarioError(location: loc, message: "unknown action '\(target)' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback or every)")
         }
     }
 
