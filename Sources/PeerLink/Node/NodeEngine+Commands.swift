@@ -80,7 +80,10 @@ extension NodeEngine {
             v["linkFramesReceived"] = .int(Int64(c.received))
         }
         v["handshaking"] = .int(Int64(s.handshakesInProgress))
-        if let id = latestConnection, let c = connectionFrames[id] {
+        // The connection the conductor's proxy carries: the authenticated one, else the newest
+        // still open (a handshake in progress); a stranger's connection is neither for long.
+        let tracked = s.activeConnectionID ?? connectionFrames.keys.max()
+        if let id = tracked, let c = connectionFrames[id] {
             v["connFramesSent"] = .int(Int64(c.sent))
             v["connFramesReceived"] = .int(Int64(c.received))
         }
