@@ -74,12 +74,16 @@ extension NodeEngine {
             "seq": .int(Int64(ctx.replica.seq)),
         ]
         if let d = nextDeadline { v["nextDeadline"] = .int(d) }
+        if let d = nextWorkDeadline { v["nextWorkDeadline"] = .int(d) }
         if let c = s.activeFrameCounts {
             v["linkFramesSent"] = .int(Int64(c.sent))
             v["linkFramesReceived"] = .int(Int64(c.received))
         }
         v["handshaking"] = .int(Int64(s.handshakesInProgress))
-        if let id = latestConnection, let c = connectionFrames[id] {
+        // The connection the conductor's proxy carries: the authenticated one, else the newest
+        // still open (a handshake in progress); a stranger's connection is neither for long.
+        let tracked = s.activeConnectionID ?? connectionFrames.keys.max()
+        if let id = tracked, let c = connectionFrames[id] {
             v["connFramesSent"] = .int(Int64(c.sent))
             v["connFramesReceived"] = .int(Int64(c.received))
         }

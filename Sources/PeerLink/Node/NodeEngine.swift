@@ -172,12 +172,20 @@ public final class NodeEngine<App: NodeApp> {
     }
 
     /// Time passed: fires the session's and the app's due timers.
-    public func tick(now: EpochMs) {
+    /// - Parameter idleLink: the time passed over a healthy idle link (the scenario runner's
+    ///   fast-forward): heartbeats are taken as exchanged (`LinkSession.onIdleLinkTime`).
+    public func tick(now: EpochMs, idleLink: Bool = false) {
         setNow(now)
+        if idleLink { ctx.session.onIdleLinkTime(now: now) }
         ctx.session.onTick(now: now)
         pump()
         app.onTick(&ctx)
         finish()
+    }
+
+    /// The earliest time `tick` has work other than keeping an idle link alive.
+    public var nextWorkDeadline: EpochMs? {
+        [ctx.session.nextDeadline(includingLiveness: false), app.nextDeadline(ctx).map { $0 - wallOffsetMs }].compactMap { $0 }.min()
     }
 
     /// The earliest time `tick` has work (session timers, reconnect, app timers).
@@ -253,6 +261,8 @@ public final class NodeEngine<App: NodeApp> {
                 if error == nil { ctx.sync.onPartConfirmed() } else { ctx.sync.onPartFailed() }
                 return
             }
+        case .peerLostData:
+            ctx.sync.peerLostData()
         case .linkDidChange(up: false):
             // A delta in flight stays in the outbox and is delivered on reconnect.
             break

@@ -62,6 +62,9 @@ public struct LinkPersistent: Sendable, Equatable {
     public var outbox: [OutboxItem] = []
     /// The peer incarnation whose streams the receive logs count.
     public var peerIncarnation: UInt64 = 0
+    /// The highest seq of our ordinary stream the peer has acknowledged: if it later says it
+    /// delivered less (same store), its store went back in time and lost what it confirmed.
+    public var peerAckedThrough: UInt64 = 0
     /// The receive log: the highest peer seq delivered here, per stream.
     public var lastDeliveredFromPeer: UInt64 = 0
     public var lastComplicationDeliveredFromPeer: UInt64 = 0

@@ -96,6 +96,18 @@ extension LinkSession {
         }
     }
 
+    /// Virtual time moved over a stretch in which the link was healthy and idle (the scenario
+    /// runner's fast-forward: no fault on the link, nothing in flight, both nodes up). Over such
+    /// a stretch heartbeats would have crossed both ways and changed nothing else, so their
+    /// effect is applied at once: the peer counts as heard, and our last send as now.
+    public mutating func onIdleLinkTime(now: EpochMs) {
+        guard var a = active else { return }
+        a.nowMs = now
+        a.lastHeardMs = max(a.lastHeardMs, now)
+        a.lastSentMs = max(a.lastSentMs, now)
+        active = a
+    }
+
     /// Sends again what is unacknowledged (after a time without progress).
     mutating func retransmit(now: EpochMs) {
         guard var a = active else { return }
@@ -118,14 +130,18 @@ extension LinkSession {
     }
 
     /// The earliest time `onTick` has something to do; nil when nothing is scheduled.
-    public func nextDeadline() -> EpochMs? {
+    /// - Parameter includingLiveness: false leaves out heartbeats and the silence check, the
+    ///   timers that only keep an idle healthy link alive (see `onIdleLinkTime`).
+    public func nextDeadline(includingLiveness: Bool = true) -> EpochMs? {
         var d: EpochMs? = nil
         func consider(_ t: EpochMs) { d = min(d ?? t, t) }
         for h in handshakes.values { consider(h.openedMs + config.handshakeTimeoutMs) }
         if let m = pendingMessages.map(\.deadlineMs).min() { consider(m) }
         if let a = active {
-            consider(a.lastHeardMs + config.peerSilenceTimeoutMs)
-            consider(a.lastSentMs + config.heartbeatIntervalMs)
+            if includingLiveness {
+                consider(a.lastHeardMs + config.peerSilenceTimeoutMs)
+                consider(a.lastSentMs + config.heartbeatIntervalMs)
+            }
             if a.awaitsAck(self) { consider(a.retransmitDueMs(config)) }
         }
         if let c = nextConnectAtMs { consider(c) }

@@ -229,6 +229,15 @@ extension LinkSession {
             metaDirty = true
             if config.role == .phone { actions.append(.deliver(.watchStateDidChange)) }
         }
+        let knowsUs = info.knownPeerIncarnation == persistent.incarnation
+        if info.incarnation == persistent.peerIncarnation, (knowsUs ? info.lastDelivered : 0) < persistent.peerAckedThrough {
+            // Same peer store, yet it holds less of our stream than it acknowledged: its store
+            // went back in time (a lost write-ahead-log tail). Say so: the replica resends.
+            emitLog(.warning, "the \(config.role.peer) lost data it had acknowledged (delivered \(knowsUs ? info.lastDelivered : 0) < acknowledged \(persistent.peerAckedThrough)): resending everything")
+            persistent.peerAckedThrough = knowsUs ? info.lastDelivered : 0
+            metaDirty = true
+            actions.append(.deliver(.peerLostData))
+        }
         if info.incarnation != persistent.peerIncarnation {
             // A new peer store: its streams start again; our receive logs for it are empty.
             if persistent.peerIncarnation != 0 { emitLog(.info, "peer store incarnation changed: its transfers are counted anew") }
@@ -244,7 +253,6 @@ extension LinkSession {
         actions.append(.deliver(.linkDidChange(up: true)))
         onPeerAppState(info.appState)
         // What the peer holds of ours (only meaningful if it counted this incarnation).
-        let knowsUs = info.knownPeerIncarnation == persistent.incarnation
         onPeerDelivered(stream: .ordinary, through: knowsUs ? info.lastDelivered : 0)
         onPeerDelivered(stream: .complication, through: knowsUs ? info.lastComplicationDelivered : 0)
         let contextHeld = knowsUs ? info.contextVersionReceived : 0

@@ -141,6 +141,10 @@ extension LinkSession {
 
     /// The peer has delivered a stream through `through`: finish those transfers.
     mutating func onPeerDelivered(stream: UserInfoStream, through: UInt64) {
+        if stream == .ordinary, through > persistent.peerAckedThrough {
+            persistent.peerAckedThrough = through
+            metaDirty = true
+        }
         let done = outboxes[stream.rawValue].removeThrough(through)
         guard !done.isEmpty else { return }
         var b = WriteBatch()

@@ -87,6 +87,9 @@ public struct IncomingMessage: Sendable, Equatable {
 
 /// A delegate callback (`WCSessionDelegate`), delivered in order on the node's one loop.
 public enum LinkEvent: Sendable, Equatable {
+    /// The peer's store went back in time and lost transfers it had acknowledged (detected
+    /// at the handshake). The node's replica sync resends everything.
+    case peerLostData
     case activationDidComplete(ActivationState)
     /// iOS only: the paired watch is being switched.
     case sessionDidBecomeInactive

@@ -6,7 +6,8 @@ import Shared
 ///   varint lastDelivered (ordinary), varint lastDelivered (complication), u8 flags
 ///   (1 peerEverSeen, 2 peerComplicationEnabled), zigzag budgetDay, varint budgetUsed,
 ///   varint contextVersion, varint contextAckedVersion, varint receivedContextVersion,
-///   varint nextFileNumber, varint lastFileDelivered, varint nextInboxSeq.
+///   varint nextFileNumber, varint lastFileDelivered, varint nextInboxSeq,
+///   varint peerAckedThrough (absent in older rows: 0).
 /// - `link_outbox`: key seq; value u8 flags (1 complication stream, 2 current), zigzag
 ///   createdMs, canonical payload.
 /// - `link_context`: `sent` and `received`: canonical payloads.
@@ -51,6 +52,7 @@ public enum LinkPersistence {
         w.writeVarint(p.nextFileNumber)
         w.writeVarint(p.lastFileDelivered)
         w.writeVarint(p.nextInboxSeq)
+        w.writeVarint(p.peerAckedThrough)
         b.put(meta, stateKey, w.bytes)
     }
 
@@ -132,6 +134,7 @@ public enum LinkPersistence {
             p.nextFileNumber = try r.readVarint()
             p.lastFileDelivered = try r.readVarint()
             p.nextInboxSeq = try r.readVarint()
+            if !r.isAtEnd { p.peerAckedThrough = try r.readVarint() }
             for row in try store.scan(outbox) {
                 guard let seq = storeKeyValue(row.key) else { throw StoreCorruption(reason: "bad outbox key") }
                 var ir = ByteReader(row.value)

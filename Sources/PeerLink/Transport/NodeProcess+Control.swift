@@ -80,14 +80,17 @@ extension NodeProcess {
                 text: NodeStoreFile.isoTime(now + engine.wallOffsetMs))
         }
         guard let verb = args.first else { return value() }
-        guard args.count == 2, let ms = Int64(args[1]) else { return .error("usage: clock set MS | clock advance MS | clock offset MS") }
+        let idle = args.count == 3 && args[2] == "idle-link" && verb != "offset"
+        guard args.count == 2 || idle, let ms = Int64(args[1]) else {
+            return .error("usage: clock set MS [idle-link] | clock advance MS [idle-link] | clock offset MS")
+        }
         switch verb {
         case "set", "advance":
             guard let v = virtualNow else { return .error("the clock is the wall clock; start with --virtual-clock to move it") }
             let target = verb == "set" ? ms : v + ms
             guard target >= v else { return .error("the monotonic clock cannot go back (use `clock offset` for wall-clock faults)") }
             virtualNow = target
-            engine.tick(now: target)
+            engine.tick(now: target, idleLink: idle)
             return value()
         case "offset":
             engine.setWallOffset(ms, now: now)

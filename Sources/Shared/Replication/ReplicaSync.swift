@@ -230,6 +230,16 @@ public struct ReplicaSync: Sendable, Equatable {
     }
 
     /// This store was found corrupt and started empty with a new incarnation.
+    /// The peer's store went back in time (its write-ahead log lost a tail it had already
+    /// acknowledged): it keeps its incarnation but lacks changes it confirmed. Everything is
+    /// sent again, the peer's own writes included; merging makes the repeats harmless.
+    public mutating func peerLostData() {
+        persistent.ackedByPeer = 0
+        persistent.resendPeerWrites = true
+        if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
+    }
+
+    /// This store was found corrupt and started empty with a new incarnation.
     public mutating func storeWasReset(newIncarnation: UInt64) {
         persistent = Persistent(incarnation: newIncarnation)
         persistent.announceReset = true

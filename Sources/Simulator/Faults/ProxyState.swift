@@ -230,6 +230,13 @@ enum ProxySockets {
         return fd
     }
 
+    /// A blocking connection (for the stranger step).
+    static func blockingConnect(_ a: SocketAddress) throws -> Int32 {
+        guard let fd = connect(a) else { throw POSIXError("connect(\(a))") }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) & ~O_NONBLOCK)
+        return fd
+    }
+
     static func prepare(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK)
         var one: Int32 = 1

@@ -95,7 +95,7 @@ public final class ProcessDriver: ScenarioDriver {
         while ChildProcess.monotonicMs() < deadline {
             let q = try settle()
             if q.phoneConnected && q.watchConnected { return }
-            try advanceClocks(to: q.nextEventMs.map { max($0, nowMs + 1) } ?? nowMs + 100)
+            try advanceClocks(to: q.nextEventMs.map { max($0, nowMs + 1) } ?? nowMs + 100, idleLink: false)
         }
         throw NodeCallError(message: "the nodes did not connect")
     }
@@ -154,6 +154,43 @@ public final class ProcessDriver: ScenarioDriver {
         fsync(fd)
     }
 
+    /// Cuts the write-ahead log after a random complete frame in its second half: SQLite
+    /// replays only the frames before the cut, so the last commits are gone. Returns the
+    /// number of WAL frames dropped (a commit is one or more frames).
+    public func rollBackStore(_ role: DeviceRole, seed: UInt64) throws -> Int {
+        let path = stateDir(role) + "/" + NodeStoreFile.fileName + "-wal"
+        var st = stat()
+        guard stat(path, &st) == 0 else { return 0 }
+        let headerBytes = 32, frameBytes = 24 + 4096  // WAL header; frame header + page (default page size)
+        let frames = (Int(st.st_size) - headerBytes) / frameBytes
+        guard frames > 1 else { return 0 }
+        var rng = SplitMix64(seed: seed)
+        let keep = rng.next(in: (frames / 2)...(frames - 1))
+        guard truncate(path, off_t(headerBytes + keep * frameBytes)) == 0 else { throw POSIXError("truncate(\(path))") }
+        return frames - keep
+    }
+
+    /// Connects straight to the phone (not through the proxy), sends `bytes`, and reads what
+    /// comes back until the phone closes the connection (at most 5 s of real time).
+    public func injectStranger(_ bytes: [UInt8]) throws -> [UInt8] {
+        lastQuiet = nil
+        guard let address = SocketAddress(parsing: phoneAddress) else { throw NodeCallError(message: "the phone is not listening") }
+        let fd = try ProxySockets.blockingConnect(address)
+        defer { close(fd) }
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        var answer: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let deadline = ChildProcess.monotonicMs() + 5_000
+        while ChildProcess.monotonicMs() < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 200) > 0 else { continue }
+            let n = read(fd, &buf, buf.count)
+            if n <= 0 { break }
+            answer += buf[0..<n]
+        }
+        return answer
+    }
+
     // MARK: - Commands and time
 
     public func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError> {
@@ -198,8 +235,10 @@ public final class ProcessDriver: ScenarioDriver {
             if Self.isQuiet(sp, sw, px) {
                 let outstanding = [sp, sw].compactMap { $0 }.contains { ($0["outstandingUserInfo"]?.intValue ?? 0) > 0 || $0["syncInFlight"]?.boolValue == true }
                 let next = [sp?["nextDeadline"]?.intValue, sw?["nextDeadline"]?.intValue, px.nextDeliveryMs].compactMap { $0 }.min()
+                let work = [sp?["nextWorkDeadline"]?.intValue, sw?["nextWorkDeadline"]?.intValue, px.nextDeliveryMs].compactMap { $0 }.min()
+                let connecting = [sp, sw].compactMap { $0 }.contains { ($0["handshaking"]?.intValue ?? 0) > 0 }
                 return QuietState(phoneConnected: sp?["connected"]?.boolValue ?? false, watchConnected: sw?["connected"]?.boolValue ?? false,
-                                  nothingOutstanding: !outstanding, nextEventMs: next)
+                                  nothingOutstanding: !outstanding, nextEventMs: next, nextWorkEventMs: work, connecting: connecting)
             }
             if ChildProcess.monotonicMs() > deadline {
                 let show = { (s: [String: PlistValue]?) in s.map { PlistValue.dictionary($0).jsonString() } ?? "not running" }
@@ -227,12 +266,12 @@ public final class ProcessDriver: ScenarioDriver {
             && px.framesOut[.watchToPhone, default: 0] == n(p["connFramesReceived"])
     }
 
-    public func advanceClocks(to t: EpochMs) throws {
+    public func advanceClocks(to t: EpochMs, idleLink: Bool) throws {
         guard t > nowMs else { return }
         lastQuiet = nil
         nowMs = t
         proxy?.setNow(t)
-        _ = try callAll("clock set \(t)")
+        _ = try callAll("clock set \(t)" + (idleLink ? " idle-link" : ""))
     }
 
     public func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws {

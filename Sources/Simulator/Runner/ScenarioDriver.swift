@@ -10,6 +10,21 @@ public struct QuietState: Sendable, Equatable {
     public var nothingOutstanding: Bool
     /// The earliest timer of either node or the link (held frames); nil for none.
     public var nextEventMs: EpochMs?
+    /// The same, leaving out the timers that only keep an idle healthy link alive
+    /// (heartbeats, silence checks): what a fast-forward over a healthy idle link stops at.
+    public var nextWorkEventMs: EpochMs?
+    /// A handshake or connection attempt is under way on either node.
+    public var connecting: Bool = false
+
+    public init(phoneConnected: Bool, watchConnected: Bool, nothingOutstanding: Bool, nextEventMs: EpochMs?,
+                nextWorkEventMs: EpochMs? = nil, connecting: Bool = false) {
+        self.phoneConnected = phoneConnected
+        self.watchConnected = watchConnected
+        self.nothingOutstanding = nothingOutstanding
+        self.nextEventMs = nextEventMs
+        self.nextWorkEventMs = nextWorkEventMs
+        self.connecting = connecting
+    }
 }
 
 /// Runs the two nodes for the scenario runner: as processes over TCP or in one process.
@@ -26,8 +41,9 @@ public protocol ScenarioDriver: AnyObject {
     func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError>
     /// Waits until both nodes are idle and nothing deliverable is in flight.
     func settle() throws -> QuietState
-    /// Moves both nodes' monotonic clocks (and the link's) to `ms`.
-    func advanceClocks(to ms: EpochMs) throws
+    /// Moves both nodes' monotonic clocks (and the link's) to `ms`. With `idleLink`, the
+    /// time passed over a healthy idle link: heartbeats count as exchanged.
+    func advanceClocks(to ms: EpochMs, idleLink: Bool) throws
     /// Sets a node's wall-clock offset from its monotonic clock.
     func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws
     /// Replaces the link faults.
@@ -40,6 +56,12 @@ public protocol ScenarioDriver: AnyObject {
     func restart(_ role: DeviceRole) throws
     /// Writes random bytes into a (killed) node's store file.
     func corruptStore(_ role: DeviceRole, seed: UInt64) throws
+    /// Drops the last commits of a (killed) node's store: it stays consistent but older.
+    /// Returns how many commits were dropped.
+    func rollBackStore(_ role: DeviceRole, seed: UInt64) throws -> Int
+    /// A stranger opens a connection straight to the phone and sends `bytes` (a pairing
+    /// attempt without the secret); returns what the phone answered before closing.
+    func injectStranger(_ bytes: [UInt8]) throws -> [UInt8]
     /// Whether the node is running.
     func isRunning(_ role: DeviceRole) -> Bool
     /// Frame timeline lines recorded since the last call.

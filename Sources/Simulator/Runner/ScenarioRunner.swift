@@ -7,6 +7,8 @@ public final class ScenarioRunner {
     let driver: ScenarioDriver
     public var convergeWithinMs: Int64 = 120_000
     public var keepState = false
+    /// Skip heartbeats over a healthy idle link (see `advance`); off to step through every timer.
+    public var fastForward = true
     var nowMs: EpochMs = 0
     var faults = LinkFaults()
     var clocks: [DeviceRole: WallClockModel] = [.phone: WallClockModel(), .watch: WallClockModel()]
@@ -49,23 +51,32 @@ public final class ScenarioRunner {
 
     // MARK: - Time
 
-    /// Moves every clock to `target`, stopping at each timer or delivery on the way.
+    /// Moves every clock to `target`, stopping at each timer or delivery on the way. Over a
+    /// healthy idle link (no fault, both nodes up and connected, nothing outstanding) it skips
+    /// the heartbeats and stops only where something else is due.
     func advance(to target: EpochMs) throws {
         while nowMs < target {
             let q = try driver.settle()
-            let next = q.nextEventMs.map { max($0, nowMs + 1) } ?? target
-            try moveClocks(to: min(next, target))
+            let idle = canFastForward(q)
+            let next = (idle ? q.nextWorkEventMs : q.nextEventMs).map { max($0, nowMs + 1) } ?? target
+            try moveClocks(to: min(next, target), idleLink: idle)
         }
     }
 
-    func moveClocks(to t: EpochMs) throws {
+    /// Fast-forward is exact only when nothing can happen on the link but heartbeats.
+    func canFastForward(_ q: QuietState) -> Bool {
+        fastForward && faults.isClear && q.phoneConnected && q.watchConnected && q.nothingOutstanding && !q.connecting
+            && driver.isRunning(.phone) && driver.isRunning(.watch)
+    }
+
+    func moveClocks(to t: EpochMs, idleLink: Bool = false) throws {
         guard t > nowMs else { return }
         nowMs = t
         for role in DeviceRole.allCases where driver.isRunning(role) {
             let m = clocks[role]!
             if m != WallClockModel() { try driver.setWallOffset(role, m.offset(at: t)) }
         }
-        try driver.advanceClocks(to: t)
+        try driver.advanceClocks(to: t, idleLink: idleLink)
     }
 
     // MARK: - Steps
@@ -128,6 +139,28 @@ public final class ScenarioRunner {
         case .clock(let role, let change):
             clocks[role]!.apply(change, at: nowMs)
             if driver.isRunning(role) { try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs)) }
+            return []
+        case .stranger:
+            seed &+= 0x9E37
+            var rng = SplitMix64(seed: seed)
+            let nonce = (0..<16).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let wrong = (0..<16).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let answer = try driver.injectStranger(LinkSession.strangerAttempt(nonce: nonce, wrongSecret: wrong))
+            var decoder = FrameDecoder()
+            decoder.feed(answer)
+            var kinds: [String] = []
+            while let f = try? decoder.next() { kinds.append("\(f.kind)") }
+            timeline.append("\(nowMs) a stranger tried to pair with the phone; it answered: \(kinds.joined(separator: ", "))")
+            let sawOnlyHandshake = kinds.allSatisfy { $0 == "helloReply" || $0 == "reject" }
+            return [CheckOutcome(location: step.location, description: "stranger connects", passed: sawOnlyHandshake,
+                                 detail: sawOnlyHandshake ? "refused; it saw only \(kinds.isEmpty ? "nothing" : kinds.joined(separator: ", "))" : "it saw \(kinds.joined(separator: ", "))")]
+        case .rollbackStore(let role):
+            try driver.kill(role)
+            seed &+= 0x9E37
+            let dropped = try driver.rollBackStore(role, seed: seed)
+            try driver.restart(role)
+            try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
+            timeline.append("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
             return []
         case .corruptStore(let role):
             try driver.kill(role)

@@ -217,9 +217,12 @@ public struct ScenarioParser {
             let literal = words[words.count - 1]
             let value: PlistValue = (try? PlistValue.parseJSON(literal)) ?? .string(literal)
             return ScenarioStep(atMs: at, action: .expectValue(role, path: path, op, value), location: loc, text: words.joined(separator: " "))
+        case "stranger":
+            guard words.count == 2, words[1] == "connects" else { throw ScenarioError(location: loc, message: "expected 'stranger connects'") }
+            return ScenarioStep(atMs: at, action: .stranger, location: loc, text: "stranger connects")
         case "link":
             return try linkStep(Array(words.dropFirst()), at: at, loc: loc, text: words.joined(separator: " "))
-        case "kill", "restart", "crash", "corrupt":
+        case "kill", "restart", "crash", "corrupt", "rollback":
             guard words.count == 2, let role = DeviceRole(rawValue: words[1]) else {
                 throw ScenarioError(location: loc, message: "expected '\(target) phone' or '\(target) watch'")
             }
@@ -228,6 +231,7 @@ public struct ScenarioParser {
             case "kill": return ScenarioStep(atMs: at, action: .kill(role), location: loc, text: text)
             case "restart": return ScenarioStep(atMs: at, action: .restart(role), location: loc, text: text)
             case "corrupt": return ScenarioStep(atMs: at, action: .corruptStore(role), location: loc, text: text)
+            case "rollback": return ScenarioStep(atMs: at, action: .rollbackStore(role), location: loc, text: text)
             default:
                 pendingSteps.append(ScenarioStep(atMs: at, action: .restart(role), location: loc, text: "restart \(role)"))
                 return ScenarioStep(atMs: at, action: .kill(role), location: loc, text: text)
@@ -256,7 +260,7 @@ public struct ScenarioParser {
             }
             return ScenarioStep(atMs: at, action: .clock(role, change), location: loc, text: text)
         default:
-            throw ScenarioError(location: loc, message: "unknown action '\(target)' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt or every)")
+            throw ScenarioError(location: loc, message: "unknown action '\(target)' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, stranger or every)")
         }
     }
 
