@@ -42,7 +42,13 @@ extension NodeEngine {
         case "count":
             guard path.count == 2 else { return nil }
             return .int(Int64(ctx.replica.count(in: path[1])))
-        case "link": return path.count == 2 ? linkValue()[path[1]] : linkValue()
+        case "link":
+            // `link` and `link FIELD`; longer paths belong to the app.
+            switch path.count {
+            case 1: return linkValue()
+            case 2: return linkValue()[path[1]]
+            default: return nil
+            }
         default: return nil
         }
     }

@@ -75,6 +75,7 @@ struct ProxyState {
             }
             timeline.append("\(nowMs) link: watch connected (fds \(fd)/\(up))")
             pair = ProxyPair(watchFD: fd, phoneFD: up)
+            planner.resetSchedule()
             counts.framesIn = [:]
             counts.framesOut = [:]
         }
