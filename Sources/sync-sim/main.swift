@@ -25,6 +25,7 @@ struct Options {
     var junit: String?
     var keep = false
     var bin = executableDirectory()
+    var mode = "process"
 }
 
 func parse(_ args: [String]) throws -> Options? {
@@ -36,6 +37,10 @@ func parse(_ args: [String]) throws -> Options? {
         case "--help", "-h": return nil
         case "--json": o.json = true
         case "--keep": o.keep = true
+        case "--mode":
+            guard i + 1 < args.count, ["process", "sim"].contains(args[i + 1]) else { throw UsageError("--mode takes process or sim") }
+            i += 1
+            o.mode = args[i]
         case "--junit", "--bin":
             guard i + 1 < args.count else { throw UsageError("\(a) needs a value") }
             i += 1
@@ -71,9 +76,14 @@ for file in options.files {
     }
     do {
         let scenario = try ScenarioParser.parse(text, file: file)
-        var co = ConductorOptions(binDirectory: options.bin)
-        co.keepState = options.keep
-        let r = ProcessConductor(options: co).run(scenario)
+        let r: ScenarioResult
+        if options.mode == "sim" {
+            r = SimConductor().run(scenario)
+        } else {
+            var co = ConductorOptions(binDirectory: options.bin)
+            co.keepState = options.keep
+            r = ProcessConductor(options: co).run(scenario)
+        }
         results.append(r)
         if !options.json { print(r.text()) }
     } catch {

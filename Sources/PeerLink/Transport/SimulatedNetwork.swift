@@ -45,6 +45,13 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     public internal(set) var logs: [String] = []
     /// Set when a node's store failed to commit.
     public internal(set) var fatal: String?
+    /// The nodes that are killed and not restarted yet (see `kill(_:)`).
+    public internal(set) var down: Set<DeviceRole> = []
+    /// Called after every entry point of a node (its batch committed, before its frames go
+    /// out): lets an observer look at the node's state step by step.
+    public var observer: ((DeviceRole) -> Void)?
+    /// False: `trace` is not kept (sweeps that only need the outcome run faster).
+    public var recordsTrace = true
 
     let phoneSetup: NodeSetup<Phone>
     let watchSetup: NodeSetup<Watch>
@@ -68,6 +75,8 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         self.phoneSetup = phoneSetup
         self.watchSetup = watchSetup
         rng = SplitMix64(seed: seed)
+        phoneStore.undoJournalLimit = Self.undoJournalCommits
+        watchStore.undoJournalLimit = Self.undoJournalCommits
         var r = rng
         phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: startMs, rng: &r)
         watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: startMs, rng: &r)
@@ -75,6 +84,9 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         route(.phone)
         route(.watch)
     }
+
+    /// How many of its latest commits each store can undo (`rollBack(_:commits:)`).
+    public static var undoJournalCommits: Int { 256 }
 
     static func build<App: NodeApp>(_ s: NodeSetup<App>, role: DeviceRole, store: MemoryStore, files: MemoryFileStorage, now: EpochMs,
                                     rng: inout SplitMix64) throws -> NodeEngine<App> {
@@ -96,41 +108,20 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     public func setLink(up: Bool) {
         guard up != isLinkUp else { return }
         isLinkUp = up
-        trace.append("\(now) link \(up ? "up" : "down")")
+        note("\(now) link \(up ? "up" : "down")")
         if !up { cut(reason: "link down") }
     }
 
     /// Resets the current connection (both sides see it close at once); the watch reconnects.
     public func resetConnection() {
-        trace.append("\(now) reset")
+        note("\(now) reset")
         cut(reason: "connection reset")
     }
 
     /// Kills `role` (kill -9) and starts it again over the same store and files.
     public func crash(_ role: DeviceRole) throws {
-        trace.append("\(now) crash \(role)")
-        generation[role, default: 0] += 1
-        queue.removeAll { e in
-            switch e {
-            case .bytes(_, let to, _, _), .closed(_, let to, _): to == role
-            case .connectDone: role == .watch
-            }
-        }
-        if role == .watch { connecting = false }
-        if let l = link {
-            link = nil
-            // The kernel closes the dead process's sockets: the peer sees the close.
-            queue.push(max(now, lastArrival[role.peer] ?? now) + faults.latencyMs, .closed(conn: l.id, to: role.peer, generation: generation[role.peer]!))
-        }
-        tickedAt[role] = -1
-        var r = rng
-        if role == .phone {
-            phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: now, rng: &r)
-        } else {
-            watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: now, rng: &r)
-        }
-        rng = r
-        route(role)
+        kill(role, note: "crash")
+        try restart(role, note: nil)
     }
 
     /// Opens a connection to the phone that is not the watch and sends it `bytes` (garbage,
@@ -140,7 +131,7 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         let id = nextConnection
         nextConnection += 1
         rawConnections.insert(id)
-        trace.append("\(now) raw connection \(id) opened (\(bytes.count) bytes)")
+        note("\(now) raw connection \(id) opened (\(bytes.count) bytes)")
         phone.connectionOpened(id, isInitiator: false, nonce: nonce(), now: now)
         route(.phone)
         queue.push(now + faults.latencyMs, .bytes(conn: id, to: .phone, generation: generation[.phone]!, bytes: bytes))
