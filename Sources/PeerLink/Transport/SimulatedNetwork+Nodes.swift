@@ -78,24 +78,22 @@ extension SimulatedNetwork {
         route(role)
     }
 
-    /// Moves the clock to `target` like the process shell's `clock set`: every event and
-    /// timer on the way runs, then each running node that was not ticked at `target` gets a
-    /// tick there. With `idleLink` the time passed over a healthy idle link: nothing on the
-    /// way is run (the caller stops at real work), and heartbeats count as exchanged.
+    /// Moves the clock to `target`: every event and due timer on the way runs. With
+    /// `idleLink` the time passed over a healthy idle link (the scenario runner's fast-forward):
+    /// nothing on the way is run (the caller stops at real work) and each running node with a
+    /// timer due gets one tick at `target` in which heartbeats count as exchanged.
     public func moveClock(to target: EpochMs, idleLink: Bool) {
-        if idleLink {
-            now = max(now, target)
-        } else {
+        guard idleLink else {
             advance(to: target)
+            return
         }
-        for role in DeviceRole.allCases where !down.contains(role) && tickedAt[role]! < now {
+        now = max(now, target)
+        // A node none of whose timers (heartbeat and silence check included) is due has
+        // nothing to do at `target`; its next idle tick takes the link's time as exchanged.
+        for role in DeviceRole.allCases where !down.contains(role) {
+            guard let d = deadline(role), d <= now else { continue }
             tickedAt[role] = now
-            if role == .phone {
-                phone.tick(now: now, idleLink: idleLink)
-            } else {
-                maybeConnect()
-                watch.tick(now: now, idleLink: idleLink)
-            }
+            if role == .phone { phone.tick(now: now, idleLink: true) } else { watch.tick(now: now, idleLink: true) }
             route(role)
         }
         advance(to: now)
@@ -112,8 +110,8 @@ extension SimulatedNetwork {
             if x <= tickedAt[role]! { x = tickedAt[role]! + 1 }
             t = min(t ?? x, x)
         }
-        consider(phone.nextWorkDeadline, .phone)
-        consider(watch.nextWorkDeadline, .watch)
+        consider(deadline(.phone, work: true), .phone)
+        consider(deadline(.watch, work: true), .watch)
         return t
     }
 
@@ -131,6 +129,27 @@ extension SimulatedNetwork {
 
     /// Frames queued for delivery (in flight).
     public var framesInFlight: Int { queue.count }
+
+    /// The node's next deadline (`work`: without liveness timers), computed once per entry
+    /// point: an engine's deadlines change only when it is called, and `route` follows every call.
+    func deadline(_ role: DeviceRole, work: Bool = false) -> EpochMs? {
+        let i = role == .phone ? 0 : 1
+        if let c = deadlines[i] { return work ? c.work : c.all }
+        let c = role == .phone ? Self.deadlines(of: phone) : Self.deadlines(of: watch)
+        deadlines[i] = c
+        return work ? c.work : c.all
+    }
+
+    /// `NodeEngine.nextDeadline` and `nextWorkDeadline` at once (the app's deadline asked once).
+    static func deadlines<A: NodeApp>(of e: NodeEngine<A>) -> (all: EpochMs?, work: EpochMs?) {
+        let ctx = e.ctx
+        let app = e.app.nextDeadline(ctx).map { $0 - e.wallOffsetMs }
+        func earliest(_ x: EpochMs?) -> EpochMs? {
+            guard let x else { return app }
+            return min(x, app ?? x)
+        }
+        return (earliest(ctx.session.nextDeadline()), earliest(ctx.session.nextDeadline(includingLiveness: false)))
+    }
 
     func note(_ line: @autoclosure () -> String) {
         if recordsTrace { trace.append(line()) }

@@ -44,20 +44,20 @@ extension SimulatedNetwork {
             if x <= tickedAt[role]! { x = tickedAt[role]! + 1 }
             t = min(t ?? x, x)
         }
-        consider(phone.nextDeadline, .phone)
-        consider(watch.nextDeadline, .watch)
+        consider(deadline(.phone), .phone)
+        consider(deadline(.watch), .watch)
         return t
     }
 
     /// Handles every event due now, then the nodes' timers and the watch's connect.
     func runDue() {
         while let t = queue.nextTime, t <= now, let (_, e) = queue.pop() { handle(e) }
-        if !down.contains(.phone), let d = phone.nextDeadline, d <= now, tickedAt[.phone]! < now {
+        if !down.contains(.phone), let d = deadline(.phone), d <= now, tickedAt[.phone]! < now {
             tickedAt[.phone] = now
             phone.tick(now: now)
             route(.phone)
         }
-        if !down.contains(.watch), let d = watch.nextDeadline, d <= now, tickedAt[.watch]! < now {
+        if !down.contains(.watch), let d = deadline(.watch), d <= now, tickedAt[.watch]! < now {
             tickedAt[.watch] = now
             maybeConnect()
             watch.tick(now: now)
@@ -107,6 +107,7 @@ extension SimulatedNetwork {
 
     /// Carries out what a node asked for.
     func route(_ role: DeviceRole) {
+        deadlines[role == .phone ? 0 : 1] = nil
         observer?(role)
         while true {
             let outputs = role == .phone ? phone.drainOutput() : watch.drainOutput()

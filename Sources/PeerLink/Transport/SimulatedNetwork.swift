@@ -68,6 +68,8 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     var wireFreeAt: [DeviceRole: EpochMs] = [.phone: 0, .watch: 0]
     var lastArrival: [DeviceRole: EpochMs] = [.phone: 0, .watch: 0]
     var tickedAt: [DeviceRole: EpochMs] = [.phone: -1, .watch: -1]
+    /// Per node (phone, watch): its deadlines as of its last entry point (see `deadline`).
+    var deadlines: [(all: EpochMs?, work: EpochMs?)?] = [nil, nil]
 
     /// Builds both nodes over empty stores at `startMs`.
     public init(seed: UInt64, startMs: EpochMs, phone phoneSetup: NodeSetup<Phone>, watch watchSetup: NodeSetup<Watch>) throws {

@@ -154,7 +154,13 @@ public final class SimDriver: ScenarioDriver {
         n.moveClock(to: ms, idleLink: idleLink)
     }
 
-    public func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws { try net().setWallOffset(role, offsetMs) }
+    public func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws {
+        let n = try net()
+        // The runner re-sends the offset at every clock move while a clock fault is on; an
+        // unchanged offset would only cost the app a tick.
+        guard !n.isDown(role), offsetMs != (role == .phone ? n.phone.wallOffsetMs : n.watch.wallOffsetMs) else { return }
+        n.setWallOffset(role, offsetMs)
+    }
 
     public func setFaults(_ faults: LinkFaults) throws {
         let n = try net()
