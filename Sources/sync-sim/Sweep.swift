@@ -27,11 +27,17 @@ func runSweep(_ o: Options) -> Int32 {
     let seeds = o.seed.map { [$0] } ?? SeedSweep.seeds(from: o.from, count: o.seeds, shard: o.shard)
     var options = SweepOptions()
     options.shrinks = o.shrink
+    options.classes = o.classes
     let session = SweepSession(scenario: scenario, seeds: seeds, options: options, jobs: o.jobs, faults: faults)
     let range = o.seed.map { "seed \($0)" } ?? "seeds \(o.from)…\(o.from &+ UInt64(max(0, o.seeds - 1)))"
         + (o.shard.map { " (shard \($0.index)/\($0.of): \(seeds.count) seeds)" } ?? "")
     print("sweep \(scenario.name) (\(file)): \(range), \(o.jobs) threads")
-    if o.seed != nil { print("faults: \(faults ?? FaultSchedule.random(seed: seeds[0], spanMs: scenario.endMs - scenario.startMs))") }
+    if o.classes.count < FaultClass.allCases.count {
+        print("fault classes: \(FaultClass.allCases.filter(o.classes.contains).map(\.rawValue).joined(separator: ", "))")
+    }
+    if let s = o.seed {
+        print("faults: \(faults ?? FaultSchedule.random(seed: s, spanMs: scenario.endMs - scenario.startMs, allowing: o.classes))")
+    }
     let tty = isatty(1) == 1
     let start = monotonicMs()
     let outcomes = session.run { p in
@@ -40,7 +46,7 @@ func runSweep(_ o: Options) -> Int32 {
         _ = line.utf8CString.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count - 1) }
     }
     if tty { print("") }
-    for outcome in outcomes where !outcome.passed { print(SweepSession.failureText(outcome, file: file)) }
+    for outcome in outcomes where !outcome.passed { print(SweepSession.failureText(outcome, file: file, classes: o.classes)) }
     let failed = outcomes.filter { !$0.passed }.count
     let elapsed = max(1, monotonicMs() - start)
     print("\(outcomes.count) seeds in \(elapsed) ms (\(outcomes.count * 60_000 / Int(elapsed)) seeds/min)")

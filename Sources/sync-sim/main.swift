@@ -34,6 +34,9 @@ let usage = """
       --seed S        one seed (replay); with --faults "…" its schedule is replaced
       --faults "…"    faults `@OFFSET ACTION [for D]` separated by `;` (see docs/SCENARIOS.md)
       --jobs J        threads (default 2)
+      --classes LIST  only these fault classes (comma-separated): partition, lossy, latency,
+                      bandwidth, slicing, close-after, resets, kills, clocks, corruption, rollback
+      --without LIST  all fault classes but these
       --no-shrink     do not shrink failing schedules
     """
 
@@ -52,6 +55,7 @@ struct Options {
     var faults: String?
     var jobs = 2
     var shrink = true
+    var classes = Set(FaultClass.allCases)
 }
 
 func parse(_ args: [String]) throws -> Options? {
@@ -94,6 +98,11 @@ func parse(_ args: [String]) throws -> Options? {
             guard let s = SeedSweep.parseShard(try value(a)) else { throw UsageError("--shard takes i/n with 1 ≤ i ≤ n") }
             o.shard = s
         case "--faults": o.faults = try value(a)
+        case "--classes", "--without":
+            guard let list = FaultClass.list(try value(a)) else {
+                throw UsageError("\(a) takes fault classes separated by commas: \(FaultClass.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            o.classes = a == "--classes" ? Set(list) : Set(FaultClass.allCases).subtracting(list)
         case "--jobs":
             guard let j = Int(try value(a)), j >= 1 else { throw UsageError("--jobs takes a positive count") }
             o.jobs = j

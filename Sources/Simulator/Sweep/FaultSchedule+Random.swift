@@ -1,6 +1,28 @@
 import PeerLink
 import Shared
 
+extension FaultKind {
+    /// The class a fault of this kind belongs to.
+    public var faultClass: FaultClass {
+        switch self {
+        case .link(let c):
+            switch c {
+            case .down, .up, .clear: .partition
+            case .loss, .duplicate, .reorder: .lossy
+            case .latency: .latency
+            case .bandwidth: .bandwidth
+            case .slice: .slicing
+            case .closeAfter: .closeAfter
+            case .reset: .resets
+            }
+        case .kill, .crash: .kills
+        case .clock: .clocks
+        case .corrupt: .corruption
+        case .rollback: .rollback
+        }
+    }
+}
+
 /// Drawing a random fault schedule from a seed.
 extension FaultSchedule {
     // MARK: - Limits
@@ -19,7 +41,9 @@ extension FaultSchedule {
     /// A schedule over `spanMs` (the scenario's time span), the same for the same seed: which
     /// classes are on, then one to three faults of each, at uniform times, with durations and
     /// strengths drawn from each class's ranges.
-    public static func random(seed: UInt64, spanMs: Int64) -> FaultSchedule {
+    /// With `allowing`, the faults of other classes are left out of that same draw (so a
+    /// seed's schedule without a class is its full schedule minus those faults).
+    public static func random(seed: UInt64, spanMs: Int64, allowing allowed: Set<FaultClass> = Set(FaultClass.allCases)) -> FaultSchedule {
         var rng = SplitMix64(seed: seed &* 0xD1B5_4A32_D192_ED03 ^ 0x5357_4545_502D_4641)
         var classes = FaultClass.allCases.filter { _ in rng.chance(classOnPercent) }
         if classes.isEmpty { classes = [FaultClass.allCases[rng.next(in: 0...(FaultClass.allCases.count - 1))]] }
@@ -32,6 +56,10 @@ extension FaultSchedule {
             }
         }
         faults.sort { $0.atMs < $1.atMs }
+        if allowed.count < FaultClass.allCases.count {
+            faults = faults.filter { allowed.contains($0.kind.faultClass) }
+            classes = classes.filter { allowed.contains($0) }
+        }
         return FaultSchedule(faults: faults, classes: classes)
     }
 
@@ -86,9 +114,10 @@ extension FaultSchedule {
             default:
                 return ScheduledFault(atMs: at, kind: .clock(r, .freeze), forMs: window(longestWindowMs, span: span, rng: &rng))
             }
-        case .storage:
-            let r = role(&rng)
-            return ScheduledFault(atMs: at, kind: rng.next(in: 0...1) == 0 ? .corrupt(r) : .rollback(r))
+        case .corruption:
+            return ScheduledFault(atMs: at, kind: .corrupt(role(&rng)))
+        case .rollback:
+            return ScheduledFault(atMs: at, kind: .rollback(role(&rng)))
         }
     }
 }

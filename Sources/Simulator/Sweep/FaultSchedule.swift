@@ -5,7 +5,14 @@ import Shared
 public enum FaultClass: String, Sendable, CaseIterable {
     case partition, lossy, latency, bandwidth, slicing
     case closeAfter = "close-after"
-    case resets, kills, clocks, storage
+    case resets, kills, clocks, corruption, rollback
+
+    /// Parses `a,b,c` (class names); nil when one is unknown.
+    public static func list(_ text: String) -> [FaultClass]? {
+        let names = text.split(separator: ",").map { String($0).trimmingCharacters() }
+        let classes = names.compactMap(FaultClass.init(rawValue:))
+        return classes.count == names.count && !classes.isEmpty ? classes : nil
+    }
 }
 
 /// What one scheduled fault does.

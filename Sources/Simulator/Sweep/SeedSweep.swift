@@ -11,6 +11,8 @@ public struct SweepOptions: Sendable {
     public var shrinks = true
     /// Most runs the shrinker may make for one failing seed.
     public var maxShrinkRuns = 400
+    /// The fault classes drawn from (all by default).
+    public var classes: Set<FaultClass> = Set(FaultClass.allCases)
 
     public init() {}
 }
@@ -92,7 +94,7 @@ public enum SeedSweep {
     /// Runs seed `seed` of a sweep: its random schedule (or `faults` when given), shrunk on failure.
     public static func sweepSeed(_ scenario: Scenario, seed: UInt64, faults given: FaultSchedule? = nil,
                                  options: SweepOptions = SweepOptions()) -> SeedOutcome {
-        let faults = given ?? FaultSchedule.random(seed: seed, spanMs: scenario.endMs - scenario.startMs)
+        let faults = given ?? FaultSchedule.random(seed: seed, spanMs: scenario.endMs - scenario.startMs, allowing: options.classes)
         var outcome = run(scenario, seed: seed, faults: faults, options: options)
         if !outcome.passed, options.shrinks, let kind = outcome.failureKind {
             var runs = 0

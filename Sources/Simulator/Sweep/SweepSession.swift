@@ -67,13 +67,15 @@ public struct SweepSession: Sendable {
 
     /// The report block of one failing seed: the seed, its faults, the shrunk faults, what
     /// failed, and the commands that replay it.
-    public static func failureText(_ o: SeedOutcome, file: String) -> String {
+    /// `classes` (when not all) goes into the replay command: a seed's schedule depends on it.
+    public static func failureText(_ o: SeedOutcome, file: String, classes: Set<FaultClass> = Set(FaultClass.allCases)) -> String {
         var lines = ["FAIL seed \(o.seed): \(o.problems.first ?? "?")"]
         lines.append("  faults (\(o.faults.faults.count)): \(o.faults)")
         if let s = o.shrunk { lines.append("  shrunk (\(s.faults.count)): \(s)") }
         for p in o.problems.prefix(10) { lines.append("  problem: \(p)") }
         if o.problems.count > 10 { lines.append("  … and \(o.problems.count - 10) more problems") }
-        lines.append("  replay: sync-sim sweep \(file) --seed \(o.seed)")
+        let left = FaultClass.allCases.filter { !classes.contains($0) }.map(\.rawValue)
+        lines.append("  replay: sync-sim sweep \(file) --seed \(o.seed)" + (left.isEmpty ? "" : " --without \(left.joined(separator: ","))"))
         let minimal = o.shrunk ?? o.faults
         lines.append("  minimal: sync-sim sweep \(file) --seed \(o.seed) --faults \"\(minimal)\"")
         return lines.joined(separator: "\n")
