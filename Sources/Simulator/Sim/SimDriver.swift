@@ -35,6 +35,8 @@ public final class SimDriver: ScenarioDriver {
     public private(set) var ledger = TransferLedger()
     public private(set) var invariants = NodeInvariants()
     var traceTaken = 0
+    /// The last quiet state, valid until something is done to a node, the link or the clock.
+    var lastQuiet: QuietState?
 
     public init(options: SimOptions = SimOptions()) { self.options = options }
 
@@ -86,15 +88,23 @@ public final class SimDriver: ScenarioDriver {
 
     public func isRunning(_ role: DeviceRole) -> Bool { network.map { !$0.isDown(role) } ?? false }
 
-    public func kill(_ role: DeviceRole) throws { try net().kill(role) }
+    public func kill(_ role: DeviceRole) throws {
+        lastQuiet = nil
+        try net().kill(role)
+    }
 
-    public func restart(_ role: DeviceRole) throws { try net().restart(role) }
+    public func restart(_ role: DeviceRole) throws {
+        lastQuiet = nil
+        try net().restart(role)
+    }
 
     public func corruptStore(_ role: DeviceRole, seed: UInt64) throws {
+        lastQuiet = nil
         try net().store(role).corrupt()
     }
 
     public func rollBackStore(_ role: DeviceRole, seed: UInt64) throws -> Int {
+        lastQuiet = nil
         let n = try net()
         var rng = SplitMix64(seed: seed)
         let undoable = n.store(role).undoableCommits
@@ -111,7 +121,8 @@ public final class SimDriver: ScenarioDriver {
         let n = try net()
         guard !n.isDown(role) else { return .failure(NodeCallError(message: "the \(role) is not running")) }
         guard let c = NodeCommand(line: command) else { return .failure(NodeCallError(message: "unclosed quote in: \(command)")) }
-        if let r = shellCommand(role, c, n) { return r }
+        if !ProcessDriver.isReadOnly(command) { lastQuiet = nil }
+        if let r = shellCommand(role, c, n) { return r }  // tz and disconnect: not read-only
         let reply = n.command(role, command)
         return reply.isOK ? .success(reply.value) : .failure(NodeCallError(message: reply.text))
     }
@@ -137,6 +148,13 @@ public final class SimDriver: ScenarioDriver {
     }
 
     public func settle() throws -> QuietState {
+        if let q = lastQuiet { return q }
+        let q = try settleNow()
+        lastQuiet = q
+        return q
+    }
+
+    func settleNow() throws -> QuietState {
         let n = try net()
         n.advance(to: n.now)
         let running = DeviceRole.allCases.filter { !n.isDown($0) }
@@ -151,6 +169,7 @@ public final class SimDriver: ScenarioDriver {
     public func advanceClocks(to ms: EpochMs, idleLink: Bool) throws {
         let n = try net()
         guard ms > n.now else { return }
+        lastQuiet = nil
         n.moveClock(to: ms, idleLink: idleLink)
     }
 
@@ -159,16 +178,21 @@ public final class SimDriver: ScenarioDriver {
         // The runner re-sends the offset at every clock move while a clock fault is on; an
         // unchanged offset would only cost the app a tick.
         guard !n.isDown(role), offsetMs != (role == .phone ? n.phone.wallOffsetMs : n.watch.wallOffsetMs) else { return }
+        lastQuiet = nil
         n.setWallOffset(role, offsetMs)
     }
 
     public func setFaults(_ faults: LinkFaults) throws {
+        lastQuiet = nil
         let n = try net()
         n.setLink(up: !faults.down)
         n.faults = NetworkFaults(faults)
     }
 
-    public func resetConnection() throws { try net().resetConnection() }
+    public func resetConnection() throws {
+        lastQuiet = nil
+        try net().resetConnection()
+    }
 
     public func takeTimeline() -> [String] {
         guard let n = network, traceTaken < n.trace.count else { return [] }
