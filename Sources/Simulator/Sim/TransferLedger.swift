@@ -99,14 +99,18 @@ public struct TransferLedger: Sendable {
             }
         }
         for seq in view.outstanding.subtracting(now) {
-            let key = Key(sender: role, incarnation: p.incarnation, seq: seq)
-            guard entries[key] != nil, !entries[key]!.acknowledged else { continue }
-            entries[key]!.acknowledged = true
-            acknowledgedCount += 1
+            observeAcknowledged(Key(sender: role, incarnation: p.incarnation, seq: seq))
         }
         view.nextSeq = p.nextSeq
         view.outstanding = now
         senders[role] = view
+    }
+
+    /// The transfer left the sender's outbox: `didFinishUserInfoTransfer` without error.
+    mutating func observeAcknowledged(_ key: Key) {
+        guard entries[key] != nil, !entries[key]!.acknowledged else { return }
+        entries[key]!.acknowledged = true
+        acknowledgedCount += 1
     }
 
     mutating func queued(_ key: Key, _ item: OutboxItem, nowMs: EpochMs) {
