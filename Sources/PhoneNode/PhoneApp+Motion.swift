@@ -62,9 +62,9 @@ extension PhoneApp {
 
     // MARK: - Live workout
 
-    /// A `["live": …]` payload from the watch (user info now, `sendMessage` once the link has
-    /// it): shows the running workout; an ended one stays as the last state. False when the
-    /// payload is not understood (logged, ignored).
+    /// The watch's live-metrics message (`LiveWorkout`'s wire shape): shows the running
+    /// workout; an ended one stays as the last state. False when the payload is not
+    /// understood (logged, ignored).
     mutating func onLivePayload(_ fields: PlistValue, _ ctx: inout NodeContext) -> Bool {
         guard let live = LiveWorkout(fields: fields, receivedMs: ctx.now) else {
             ctx.log(.warning, "ignored a live workout payload without a known state: \(fields.jsonString())")
@@ -75,13 +75,13 @@ extension PhoneApp {
     }
 
     /// `live STATE [--activity A] [--hr BPM] [--kcal KCAL] [--elapsed SECONDS] [--start T]`: the
-    /// same as receiving the watch's `["live": …]` payload (for scenarios and by hand).
+    /// same as receiving the watch's live-metrics message (for scenarios and by hand).
     mutating func liveCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         let w = c.words
         guard w.count >= 2 else { return .error("usage: live STATE [--activity A] [--hr BPM] [--kcal KCAL] [--elapsed SECONDS] [--start T]") }
-        var fields: [String: PlistValue] = ["state": .string(w[1]), "atMs": .int(ctx.now)]
+        var fields: [String: PlistValue] = ["type": .string(LiveWorkout.metricsType), "state": .string(w[1]), "atMs": .int(ctx.now)]
         if let a = c.option("activity") { fields["activity"] = .string(a) }
-        if let v = c.option("hr").flatMap(Double.init) { fields["heartRate"] = .double(v) }
+        if let v = c.option("hr").flatMap(Double.init) { fields["heartRateBpm"] = .double(v) }
         if let v = c.option("kcal").flatMap(Double.init) { fields["energyKcal"] = .double(v) }
         if let v = c.option("elapsed").flatMap(Double.init) { fields["elapsedMs"] = .int(Int64(v * 1000)) }
         if let word = c.option("start"), let t = PhoneTime.instant(word, nowMs: ctx.now, calendar: ctx.calendar) { fields["startMs"] = .int(t) }

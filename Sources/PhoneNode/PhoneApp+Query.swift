@@ -50,6 +50,7 @@ extension PhoneApp {
                                  "countdown-day": .string(state.app.countdownDay?.description ?? "")]
             return rest.first.map { v[$0] } ?? v
         case "workouts": return .int(Int64(workouts(ctx).count))
+        case "messages", "link-errors", "complication", "files", "context", "watch-start": return linkQuery(head, rest, ctx)
         default: return nil
         }
     }
@@ -150,7 +151,8 @@ extension PhoneApp {
     }
 
     func liveQuery(_ rest: [String]) -> PlistValue? {
-        let fields = ["state": "state", "hr": "heartRate", "kcal": "energyKcal", "elapsed": "elapsedMs", "activity": "activity", "start": "startMs"]
+        let fields = ["state": "state", "hr": "heartRateBpm", "kcal": "energyKcal", "elapsed": "elapsedMs", "activity": "activity",
+                      "start": "startMs", "id": "workoutID", "location": "location", "hr-count": "hrCount", "received": "receivedMs"]
         guard rest.first == "workout" else { return nil }
         guard let live = state.live else { return rest.count > 1 && rest[1] == "state" ? .string("none") : Self.noData }
         guard rest.count > 1 else { return live.plistValue }
@@ -166,6 +168,7 @@ extension PhoneApp {
             guard rest.count > 1 else { return last.effect.payload }
             if rest[1] == "kind" { return .string(last.effect.kind) }
             if rest[1] == "at" { return .int(last.atMs) }
+            if rest[1] == "outcome" { return .string(last.outcome ?? "none") }
             return last.effect.payload[last.effect.kind]?[rest[1]]
         default: return nil
         }

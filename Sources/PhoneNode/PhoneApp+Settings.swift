@@ -38,8 +38,10 @@ extension PhoneApp {
     }
 
     /// Settings changed here or on the watch: notifications follow the switches; the App Group
-    /// (and so the widgets) follows the step goal.
+    /// (and so the widgets) follows the step goal; the watch gets the new snapshot as the
+    /// application context.
     mutating func onSettingsChanged(_ ctx: inout NodeContext) {
+        publishSettingsContext(&ctx)
         scheduleWeeklySummary(&ctx)
         refreshAppGroup(&ctx)
         reloadFitnessWidgets(&ctx)

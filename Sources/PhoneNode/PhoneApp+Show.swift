@@ -5,10 +5,10 @@ import Shared
 /// The same screens back `phone-node show …` on a state directory.
 extension PhoneApp {
     /// The screens `show` knows.
-    public static let screens = ["dashboard", "history", "settings", "widgets", "notifications", "goals", "workouts", "live", "effects", "help"]
+    public static let screens = ["dashboard", "history", "settings", "widgets", "notifications", "goals", "workouts", "live", "effects", "link", "help"]
 
     /// `show dashboard | history [weekly|monthly] | settings | widgets | notifications | goals |
-    /// workouts | live | effects | help`.
+    /// workouts | live | effects | link | help`.
     func show(_ args: [String], _ ctx: NodeContext) -> CommandReply {
         let l = ctx.language
         switch args.first {
@@ -48,9 +48,16 @@ extension PhoneApp {
         case "live":
             return .ok(state.live?.plistValue ?? .dictionary([:]), text: liveText(ctx) ?? L10n.fitnessPlaceholder(l))
         case "effects":
-            let items = state.effects.map { PlistValue.dictionary(["at": .int($0.atMs), "kind": .string($0.effect.kind), "payload": $0.effect.payload]) }
-            let lines = state.effects.map { "\(PhoneTime.dateTime($0.atMs, ctx.calendar)) \($0.effect.payload.jsonString())" }
+            let items = state.effects.map {
+                PlistValue.dictionary(["at": .int($0.atMs), "kind": .string($0.effect.kind), "payload": $0.effect.payload,
+                                       "outcome": .string($0.outcome ?? "none")])
+            }
+            let lines = state.effects.map {
+                "\(PhoneTime.dateTime($0.atMs, ctx.calendar)) \($0.effect.payload.jsonString()) → \($0.outcome ?? "none")"
+            }
             return .ok(.array(items), text: lines.isEmpty ? "no effects" : lines.joined(separator: "\n"))
+        case "link":
+            return .ok(linkScreenValue(ctx), text: linkScreenText(ctx))
         case "help":
             return .ok(.string(Self.help), text: Self.help)
         default:
@@ -117,6 +124,31 @@ extension PhoneApp {
         ].joined(separator: "\n")
     }
 
+    // MARK: - Link
+
+    /// `show link`: messages, start requests, complication pushes, files, the context.
+    func linkScreenValue(_ ctx: NodeContext) -> PlistValue {
+        var d = state.link.plistValue.dictionaryValue ?? [:]
+        d["complication"] = complicationLinkValue(ctx)
+        d["applicationContext"] = .dictionary(ctx.applicationContext)
+        d["reachable"] = .bool(ctx.isReachable)
+        return .dictionary(d)
+    }
+
+    /// The link screen as text.
+    func linkScreenText(_ ctx: NodeContext) -> String {
+        let l = state.link
+        return [
+            "watch \(ctx.isReachable ? "reachable" : "not reachable"); complication \(ctx.isComplicationEnabled ? "on the face" : "not on the face")",
+            "messages: \(l.messagesSent) sent, \(l.messagesFailed) failed, \(l.messagesReceived) received",
+            "start requests: \(l.startsByMessage) by message, \(l.startsByUserInfo) by user info; last \(l.lastStartVia ?? "none") → \(l.lastStartResult ?? "none")",
+            "complication: \(l.complicationSent) pushed, \(l.complicationFallback) as user info, \(l.complicationFailed) failed; "
+                + "\(ctx.remainingComplicationUserInfoTransfers) left today",
+            "files received: \(l.filesReceived)" + (l.lastFile.map { " — last \($0.name) (\($0.sampleCount ?? 0) samples)" } ?? ""),
+            "link errors: \(l.linkErrors)" + (l.lastLinkError.map { " — last \($0)" } ?? ""),
+        ].joined(separator: "\n")
+    }
+
     // MARK: - Help
 
     /// The command summary (`show help`).
@@ -124,6 +156,7 @@ extension PhoneApp {
         health:   steps N | energy KCAL [--from T] [--to T] [--source phone|watch]; hr BPM [--at T]; sleep STAGE FROM TO
                   authorize grant|deny steps|activeEnergy|heartRate|sleepAnalysis|all
         motion:   motion FLAGS CONFIDENCE [--at T]; live STATE [--hr BPM] [--kcal KCAL] [--elapsed S]
+        watch:    complication [push]
         settings: settings step-goal N | settings notifications|weekly-summary|run-detection on|off
         notify:   notification respond ID|last accept|dismiss
         export:   export csv

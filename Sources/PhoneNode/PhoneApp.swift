@@ -5,7 +5,8 @@ import Shared
 /// notifications, run detection, CSV export, and the countdown goals.
 ///
 /// Pure: it reads and writes the replicated state and its own durable state through
-/// `NodeContext`; what it wants from the link comes out as `PhoneEffect`s (see `perform`),
+/// `NodeContext`; what it wants from the link comes out as `PhoneEffect`s, carried out by
+/// the one adapter `perform` (PhoneApp+Link.swift),
 /// and the one thing it writes outside the store, the CSV export, goes through the injected
 /// `PhoneFileSink`. Time comes from `ctx.now`, the time zone from `ctx.calendar`, and app
 /// timers run through `nextDeadline` / `onTick`. The commands and queries are listed in
@@ -43,6 +44,8 @@ public struct PhoneApp: NodeApp {
         }
         ctx.setAppState(AppState(isRunning: true, isForeground: state.app.isForeground))
         recomputeCounts(&ctx)
+        resendPendingStarts(&ctx)
+        publishSettingsContext(&ctx)
         runDue(&ctx)
         save(&ctx)
     }
@@ -55,12 +58,11 @@ public struct PhoneApp: NodeApp {
         return reply
     }
 
-    /// Takes the watch's live-workout payload (`["live": …]`).
+    /// WatchConnectivity callbacks: the watch's messages (live workout), replies and failures
+    /// of ours, received files, finished transfers (PhoneApp+Link.swift).
     public mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
-        if case .didReceiveUserInfo(let info, _) = event, let live = info[LiveWorkout.payloadKey] {
-            _ = onLivePayload(live, &ctx)
-            save(&ctx)
-        }
+        handleLinkEvent(event, &ctx)
+        save(&ctx)
     }
 
     /// Reacts to the watch's writes: step data starts the observer, goals reload the widget, settings reschedule.
@@ -75,6 +77,7 @@ public struct PhoneApp: NodeApp {
             default: break
             }
         }
+        endLiveWorkoutIfSaved(&ctx)
         if steps { onStepsChanged(&ctx) } else if health { onHealthChanged(&ctx) }
         if goals { onGoalsChanged(&ctx) }
         if settings { onSettingsChanged(&ctx) }
@@ -110,6 +113,7 @@ public struct PhoneApp: NodeApp {
         case "authorize": return authorizeCommand(w, &ctx)
         case "motion": return motionCommand(command, &ctx)
         case "live": return liveCommand(command, &ctx)
+        case "complication": return complicationCommand(w, &ctx)
         case "settings": return settingsCommand(w, &ctx)
         case "notification", "notifications": return notificationCommand(w, &ctx)
         case "export": return exportCommand(w, &ctx)
@@ -172,17 +176,5 @@ public struct PhoneApp: NodeApp {
         let parts = state.encoded()
         for (key, value) in parts where ctx.local[key] != value { ctx.setLocal(key, value) }
         if state.live == nil, ctx.local[PhoneState.Key.live] != nil { ctx.setLocal(PhoneState.Key.live, nil) }
-    }
-
-    // MARK: - Effects (the adapter to the link)
-
-    /// Carries out one effect. THE ONE ADAPTER TO WIRE (lead): `.startWatchWorkout` →
-    /// `ctx.sendMessage(effect.payload)` with a user-info fallback when the watch is not
-    /// reachable; `.pushComplication` → `ctx.transferCurrentComplicationUserInfo(effect.payload)`.
-    /// Until those exist it only records the effect (query `effects …`, `show effects`).
-    mutating func perform(_ effect: PhoneEffect, _ ctx: inout NodeContext) {
-        state.effects.append(EffectRecord(atMs: ctx.now, effect: effect))
-        if state.effects.count > EffectRecord.maxKept { state.effects.removeFirst(state.effects.count - EffectRecord.maxKept) }
-        ctx.log(.info, "effect \(effect.kind): \(effect.payload.jsonString())")
     }
 }

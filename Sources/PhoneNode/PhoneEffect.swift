@@ -4,9 +4,8 @@ import Shared
 /// Something the phone asks the link to do for it: a directive, as data.
 ///
 /// The core produces these and hands each to `PhoneApp.perform(_:_:)`, the one adapter
-/// between the app and the link's channels. Until the link offers `sendMessage` and
-/// `transferCurrentComplicationUserInfo`, the adapter records them (`show effects`, query
-/// `effects …`) instead of sending them.
+/// between the app and the link's channels (PhoneApp+Link.swift), which records each with
+/// what it did (`show effects`, query `effects …`).
 public enum PhoneEffect: Sendable, Equatable {
     /// Ask the watch to start a workout credited from `startMs`
     /// (`HKHealthStore.startWatchApp(with:)`). Payload:
@@ -56,18 +55,24 @@ public enum PhoneEffect: Sendable, Equatable {
 
 /// A workout running on the watch, as mirrored to the phone (live metrics).
 ///
-/// Wire shape (a message or user info from the watch):
-/// `["live": ["state": "running", "activity": "running", "workoutId": "…", "startMs": ms,
-/// "elapsedMs": ms, "heartRate": bpm, "energyKcal": kcal, "atMs": ms]]`; only `state` is
-/// required (`WorkoutSessionState` names), `activity` defaults to running.
+/// Wire shape: the watch's `sendMessage` (no reply expected), one dictionary —
+/// `["type": "workout.liveMetrics", "workoutID": "workout-…", "activity": "running",
+/// "location": "outdoor", "state": "running", "startMs": ms, "elapsedMs": ms,
+/// "energyKcal": kcal, "heartRateBpm": bpm, "hrCount": n, "atMs": ms]`; only `type` and
+/// `state` (`WorkoutSessionState` names) are required, `activity` defaults to running.
+/// `["type": "workout.mirroringStopped", "workoutID": id]` ends it.
 public struct LiveWorkout: Sendable, Equatable {
-    /// The key of the payload.
-    public static let payloadKey = "live"
+    /// The `type` of a live-metrics message.
+    public static let metricsType = "workout.liveMetrics"
+    /// The `type` of the message that ends mirroring (the workout ended).
+    public static let stoppedType = "workout.mirroringStopped"
 
     /// The session state on the watch.
     public var state: WorkoutSessionState
     /// The activity type (running when the payload omits it).
     public var activity: WorkoutActivityType
+    /// `indoor` / `outdoor`, if sent.
+    public var location: String?
     /// The watch's workout id, if sent.
     public var workoutID: String?
     /// When the workout began on the watch.
@@ -76,6 +81,8 @@ public struct LiveWorkout: Sendable, Equatable {
     public var elapsedMs: Int64?
     /// The latest heart rate, bpm.
     public var heartRateBpm: Double?
+    /// Heart-rate samples so far.
+    public var heartRateCount: Int?
     /// Active energy so far, kcal.
     public var energyKcal: Double?
     /// The watch's time of the metrics.
@@ -83,15 +90,18 @@ public struct LiveWorkout: Sendable, Equatable {
     /// When the phone received them.
     public var receivedMs: EpochMs
 
-    /// Reads the inner dictionary of a `["live": …]` payload; nil when `state` is missing or unknown.
+    /// Reads a live-metrics message (or the stored form, which adds `receivedMs`); nil when
+    /// `state` is missing or unknown. `type` is not checked here.
     public init?(fields p: PlistValue, receivedMs: EpochMs) {
         guard let s = p["state"]?.stringValue.flatMap(WorkoutSessionState.init(rawValue:)) else { return nil }
         state = s
         activity = p["activity"]?.stringValue.flatMap(WorkoutActivityType.init(rawValue:)) ?? .running
-        workoutID = p["workoutId"]?.stringValue
+        location = p["location"]?.stringValue
+        workoutID = p["workoutID"]?.stringValue
         startMs = p["startMs"]?.intValue
         elapsedMs = p["elapsedMs"]?.intValue
-        heartRateBpm = p["heartRate"]?.doubleValue
+        heartRateBpm = p["heartRateBpm"]?.doubleValue
+        heartRateCount = p["hrCount"]?.intValue.map { Int($0) }
         energyKcal = p["energyKcal"]?.doubleValue
         atMs = p["atMs"]?.intValue
         self.receivedMs = receivedMs
@@ -100,13 +110,18 @@ public struct LiveWorkout: Sendable, Equatable {
     /// True while the workout keeps the watch busy (prepared, running or paused).
     public var isActive: Bool { state == .prepared || state == .running || state == .paused }
 
-    /// The inner dictionary (the wire shape), plus `receivedMs`.
+    /// The message's dictionary (the wire shape), plus `receivedMs`.
     public var plistValue: PlistValue {
-        var d: [String: PlistValue] = ["state": .string(state.rawValue), "activity": .string(activity.rawValue), "receivedMs": .int(receivedMs)]
-        if let workoutID { d["workoutId"] = .string(workoutID) }
+        var d: [String: PlistValue] = [
+            "type": .string(Self.metricsType), "state": .string(state.rawValue), "activity": .string(activity.rawValue),
+            "receivedMs": .int(receivedMs),
+        ]
+        if let location { d["location"] = .string(location) }
+        if let workoutID { d["workoutID"] = .string(workoutID) }
         if let startMs { d["startMs"] = .int(startMs) }
         if let elapsedMs { d["elapsedMs"] = .int(elapsedMs) }
-        if let heartRateBpm { d["heartRate"] = .double(heartRateBpm) }
+        if let heartRateBpm { d["heartRateBpm"] = .double(heartRateBpm) }
+        if let heartRateCount { d["hrCount"] = .int(Int64(heartRateCount)) }
         if let energyKcal { d["energyKcal"] = .double(energyKcal) }
         if let atMs { d["atMs"] = .int(atMs) }
         return .dictionary(d)

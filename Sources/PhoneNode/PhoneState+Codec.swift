@@ -19,7 +19,12 @@ extension PhoneState {
             Key.countdownWidget: encode(countdownWidget),
             Key.observer: optionalInts(["last": observer.lastDeliveryMs, "pendingSince": observer.pendingSinceMs], ["deliveries": observer.deliveries]),
             Key.exports: .array(exports.map { ["name": .string($0.name), "path": .string($0.path), "rows": .int(Int64($0.rows)), "bytes": .int(Int64($0.bytes)), "at": .int($0.atMs)] }),
-            Key.effects: .array(effects.map { ["at": .int($0.atMs), "payload": $0.effect.payload] }),
+            Key.effects: .array(effects.map { e in
+                var d: [String: PlistValue] = ["at": .int(e.atMs), "payload": e.effect.payload]
+                if let o = e.outcome { d["outcome"] = .string(o) }
+                return .dictionary(d)
+            }),
+            Key.link: link.plistValue,
         ]
         if let live { out[Key.live] = live.plistValue }
         return out
@@ -55,8 +60,9 @@ extension PhoneState {
         } }) { s.exports = v }
         if let v = part(Key.effects, { $0.arrayValue?.compactMap { e -> EffectRecord? in
             guard let at = e["at"]?.intValue, let effect = e["payload"].flatMap(PhoneEffect.init(payload:)) else { return nil }
-            return EffectRecord(atMs: at, effect: effect)
+            return EffectRecord(atMs: at, effect: effect, outcome: e["outcome"]?.stringValue)
         } }) { s.effects = v }
+        if let v = part(Key.link, PhoneLinkState.init(plistValue:)) { s.link = v }
         if let v = part(Key.live, { v in v["receivedMs"]?.intValue.flatMap { LiveWorkout(fields: v, receivedMs: $0) } }) { s.live = v }
         return (s, problems)
     }

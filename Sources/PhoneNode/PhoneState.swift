@@ -17,6 +17,7 @@ struct PhoneState: Sendable, Equatable {
         static let exports = "phone.exports"
         static let effects = "phone.effects"
         static let live = "phone.live"
+        static let link = "phone.link"
     }
 
     var ids = IDCounters()
@@ -31,6 +32,7 @@ struct PhoneState: Sendable, Equatable {
     var exports: [ExportRecord] = []
     var effects: [EffectRecord] = []
     var live: LiveWorkout?
+    var link = PhoneLinkState()
 }
 
 // MARK: - Parts
@@ -167,4 +169,7 @@ struct EffectRecord: Sendable, Equatable {
 
     var atMs: EpochMs
     var effect: PhoneEffect
+    /// What the link adapter did with it: `message`, `complication`, `userInfo` (a start
+    /// request for an unreachable watch, or a push over the day's budget), `failed:CODE`.
+    var outcome: String?
 }

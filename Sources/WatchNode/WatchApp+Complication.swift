@@ -36,9 +36,11 @@ extension WatchApp {
         if complication != before { persistComplication(&ctx) }
     }
 
-    /// The phone pushed complication data: remember it for today and reload.
+    /// The phone pushed complication data: remember it for the local day its snapshot was
+    /// taken on (today when it does not say) and reload.
     mutating func receiveComplicationInfo(_ info: ComplicationUserInfo, _ ctx: inout NodeContext) {
-        phonePush = PhoneStepsPush(day: ctx.calendar.civilDate(ctx.now), steps: info.steps, stepGoal: info.stepGoal)
+        let day = ctx.calendar.civilDate(info.savedAtMs ?? ctx.now)
+        phonePush = PhoneStepsPush(day: day, steps: info.steps, stepGoal: info.stepGoal)
         seenStepGoal = settings(ctx).stepGoal
         persistPhonePush(&ctx)
         refreshComplication(&ctx)

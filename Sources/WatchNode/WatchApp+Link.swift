@@ -1,38 +1,114 @@
 import PeerLink
 import Shared
 
-/// The watch app and WatchConnectivity: live mirroring, the finished workout's file, and the
-/// phone's payloads (complication data, start requests).
+/// The watch app and WatchConnectivity: live mirroring, the finished workout's file, and what
+/// the link reports back.
 ///
 /// Everything the app asks of the link beyond the replicated state goes through ONE function,
-/// `performLinkEffects`; everything the phone sends goes through `handlePhonePayload`.
+/// `performLinkEffects`; everything the phone sends goes through `handlePhonePayload`
+/// (WatchApp+Phone.swift).
 extension WatchApp {
-    // MARK: - LINK ADAPTER (the one place to wire to the new NodeContext API)
+    /// Where the watch writes the files it sends (in the node's file storage); each is
+    /// deleted once its transfer finished.
+    public static let outgoingFilesDirectory = "outgoing"
 
-    /// Hands the app's link effects to the link. THE ADAPTER: today `NodeContext` has no
-    /// `sendMessage` or `transferFile`, so the effects are only recorded (`link`) and
-    /// nothing is lost: the workout and its samples also travel in the replicated state.
-    ///
-    /// LEAD — wire here, in this order, inside the current event (so the batch that made them
-    /// commits with them):
-    /// - `.sendMessage(m)` → `ctx.sendMessage(m)` with no reply handler; on `notReachable`
-    ///   (or any error) drop it: live metrics are not queued, the next tick carries newer ones.
-    /// - `.transferFile(name, bytes, metadata)` → `ctx.transferFile(bytes, name:, metadata:)`;
-    ///   log a failure to queue it (the replicated records still carry the samples).
+    // MARK: - The link adapter
+
+    /// Hands the app's link effects to WatchConnectivity, inside the current event (so the
+    /// batch that made them commits with them):
+    /// - `.sendMessage(m)` → `ctx.sendMessage(m, replyExpected: false)`: live values, never
+    ///   queued; a failure (`notReachable`, no receipt) comes back as `messageDidFail` and is
+    ///   counted — the next accepted change carries newer values.
+    /// - `.transferFile(name, bytes, metadata)` → the bytes are written to
+    ///   `outgoing/<name>` in the node's files (synced) and `ctx.transferFile` queues them; a
+    ///   failure to write or queue is logged and counted (the replicated records still carry
+    ///   the samples).
     mutating func performLinkEffects(_ effects: [WatchLinkEffect], _ ctx: inout NodeContext) {
         for effect in effects {
             link.record(effect)
             switch effect {
-            case .sendMessage:
-                break  // LEAD: ctx.sendMessage(message) — not available yet.
-            case .transferFile:
-                ctx.log(.info, "link: \(effect.summary)")  // LEAD: ctx.transferFile(bytes, name:, metadata:) — not available yet.
+            case .sendMessage(let message):
+                ctx.sendMessage(message, replyExpected: false)
+            case .transferFile(let name, let bytes, let metadata):
+                sendFile(name: name, bytes: bytes, metadata: metadata, &ctx)
             }
         }
     }
 
-    /// A message from the phone (`didReceiveMessage`), answered with a reply. LEAD: call this
-    /// from the future message event; the reply is `["ok": true]` or `["error": text]`.
+    /// Writes a file into the node's storage and queues it with `transferFile`.
+    mutating func sendFile(name: String, bytes: [UInt8], metadata: PlistValue, _ ctx: inout NodeContext) {
+        let path = "\(Self.outgoingFilesDirectory)/\(name)"
+        guard let files = ctx.files else {
+            ctx.log(.error, "link: no file storage for \(name); the samples still travel in the replicated state")
+            link.filesFailed += 1
+            return
+        }
+        do {
+            try files.truncate(path, sizeBytes: 0)
+            try files.write(path, offset: 0, bytes: bytes)
+            try files.sync(path)
+        } catch {
+            ctx.log(.error, "link: could not write \(path): \(error)")
+            link.filesFailed += 1
+            return
+        }
+        switch ctx.transferFile(path, metadata: metadata) {
+        case .success(let t):
+            link.filesQueued += 1
+            ctx.log(.info, "link: transferFile \(path) (\(bytes.count) B) queued as \(t.id)")
+        case .failure(let e):
+            files.remove(path)
+            link.filesFailed += 1
+            link.recordLinkError(e.code.name)
+            ctx.log(.error, "link: transferFile \(path) refused: \(e)")
+        }
+    }
+
+    // MARK: - What the link reports
+
+    /// The delegate callbacks about the app's own link activity: messages (received, failed),
+    /// application contexts, finished file transfers. False for other events.
+    mutating func onLinkActivity(_ event: LinkEvent, _ ctx: inout NodeContext) -> Bool {
+        switch event {
+        case .didReceiveMessage(let m):
+            link.messagesReceived += 1
+            let reply: PlistValue
+            switch m.payload {
+            case .dictionary(let d): reply = onMessage(.dictionary(d), &ctx)
+            case .data: reply = ["error": "the watch takes dictionary messages only"]
+            }
+            guard m.replyExpected, case .dictionary(let d) = reply else { return true }
+            if case .failure(let e) = ctx.replyToMessage(m.id, with: .dictionary(d)) {
+                link.recordLinkError(e.code.name)
+                ctx.log(.warning, "link: reply to message \(m.id) not sent: \(e)")
+            }
+        case .messageDidFail(let id, let e):
+            link.messagesFailed += 1
+            link.recordLinkError(e.code.name)
+            ctx.log(.debug, "link: message \(id) failed: \(e)")
+        case .didReceiveMessageReply:
+            break  // the watch's messages expect no reply; a receipt is not reported
+        case .didReceiveApplicationContext(let context):
+            link.contextsReceived += 1
+            ctx.log(.info, "link: application context from the phone: \(context.jsonString())")
+        case .didFinishFileTransfer(let t, let error):
+            if t.path.hasPrefix(Self.outgoingFilesDirectory + "/") { ctx.files?.remove(t.path) }
+            if let error {
+                link.filesFailed += 1
+                link.recordLinkError(error.code.name)
+                ctx.log(.warning, "link: file \(t.path) failed: \(error)")
+            } else {
+                link.filesDelivered += 1
+                ctx.log(.info, "link: file \(t.path) delivered (\(t.sizeBytes) B)")
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// A message from the phone (`didReceiveMessage`): the reply is `["ok": true]`, or
+    /// `["error": text]` when the payload is malformed or not one the watch knows.
     public mutating func onMessage(_ message: PlistValue, _ ctx: inout NodeContext) -> PlistValue {
         switch handlePhonePayload(message, isComplication: false, &ctx) {
         case nil: ["error": "unknown message"]
@@ -60,58 +136,5 @@ extension WatchApp {
             }
         }
         return out
-    }
-
-    // MARK: - From the phone
-
-    /// Applies a payload from the phone (user info or message): nil when it is not one of the
-    /// watch's, a failure (logged, nothing changed) when malformed.
-    @discardableResult
-    mutating func handlePhonePayload(_ payload: PlistValue, isComplication: Bool, _ ctx: inout NodeContext)
-        -> Result<Void, PhonePayloadError>?
-    {
-        switch PhonePayload.parse(payload, isComplication: isComplication) {
-        case nil:
-            ctx.log(.debug, "ignored a payload from the phone: \(payload.jsonString())")
-            return nil
-        case .failure(let e)?:
-            ctx.log(.warning, e.description)
-            noteError(e.description)
-            return .failure(e)
-        case .success(.complication(let info))?:
-            receiveComplicationInfo(info, &ctx)
-            return .success(())
-        case .success(.startWorkout(let request))?:
-            startFromPhone(request, &ctx)
-            return .success(())
-        }
-    }
-
-    /// Run detection accepted on the phone: start a running workout credited from the
-    /// request's start (clamped to the last `maxStartCreditMs`, never in the future). Ignored
-    /// when a workout is already running, paused or stopped (the user is recording), and when
-    /// the same request was already applied (the id `workout-<startMs>` exists).
-    mutating func startFromPhone(_ request: StartWorkoutRequest, _ ctx: inout NodeContext) {
-        let startMs = min(ctx.now, max(request.startMs, ctx.now - Self.maxStartCreditMs))
-        if startMs != request.startMs {
-            ctx.log(.warning, "startWorkout from the phone: start \(request.startMs) clamped to \(startMs)")
-        }
-        if let s = manager.session, s.state != .prepared, s.state != .notStarted {
-            ctx.log(.info, "startWorkout from the phone ignored: workout \(s.id) is \(s.state.rawValue)")
-            return
-        }
-        let id = "workout-\(startMs)"
-        if isWorkoutIDTaken(id, ctx) {
-            ctx.log(.info, "startWorkout from the phone ignored: workout \(id) already exists")
-            return
-        }
-        choose(request.activity, &ctx)
-        let effects = manager.start(workoutID: id, configuration: picker.configuration, at: startMs)
-        if let refusal = apply(effects, &ctx) {
-            ctx.log(.warning, "startWorkout from the phone refused: \(refusal.description)")
-            noteError(refusal.description)
-            return
-        }
-        ctx.log(.info, "workout \(id) started from the phone, credited from \(startMs)")
     }
 }

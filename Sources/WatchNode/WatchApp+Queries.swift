@@ -33,7 +33,10 @@ extension WatchApp {
             }
             return runtimeValue[key]
         case "mirror": return mirrorQuery(rest)
-        case "files": return filesQuery(rest)
+        case "files": return filesQuery(rest, ctx)
+        case "messages": return messagesQuery(rest)
+        case "link-errors": return linkErrorsQuery(rest)
+        case "context": return contextQuery(rest, ctx)
         case "errors":
             switch rest.first {
             case "last": return .string(lastError ?? "none")
@@ -131,6 +134,10 @@ extension WatchApp {
         case "total-reloads": return v["totalReloads"]
         case "entries": return v["entries"]
         case "pending": return complication.pending.map { .int(Int64($0.steps)) } ?? .bool(false)
+        case "pushes":
+            let v: PlistValue = ["complication": .int(Int64(link.complicationPushes)), "ordinary": .int(Int64(link.complicationPushesOrdinary)),
+                                 "total": .int(Int64(link.complicationPushes + link.complicationPushesOrdinary))]
+            return rest.count > 1 ? v[rest[rest.startIndex + 1]] : v
         default: return nil
         }
     }
@@ -148,10 +155,18 @@ extension WatchApp {
         }
     }
 
-    /// `files sent`, `files last name|bytes|samples`.
-    func filesQuery(_ rest: ArraySlice<String>) -> PlistValue? {
+    /// `files sent|queued|delivered|failed|outstanding|transferring|progress`,
+    /// `files last name|bytes|samples`.
+    func filesQuery(_ rest: ArraySlice<String>, _ ctx: NodeContext) -> PlistValue? {
+        let outstanding = ctx.outstandingFileTransfers
         switch (rest.first, rest.dropFirst().first) {
         case ("sent", nil): return .int(Int64(link.filesSent))
+        case ("queued", nil): return .int(Int64(link.filesQueued))
+        case ("delivered", nil): return .int(Int64(link.filesDelivered))
+        case ("failed", nil): return .int(Int64(link.filesFailed))
+        case ("outstanding", nil): return .int(Int64(outstanding.count))
+        case ("transferring", nil): return .bool(outstanding.contains { $0.isTransferring })
+        case ("progress", nil): return outstanding.first.map { .double($0.progress) } ?? .string("none")
         case ("last", let field):
             guard case .transferFile(let name, let bytes, let metadata)? = link.lastFile else { return .string("none") }
             switch field {
@@ -160,6 +175,23 @@ extension WatchApp {
             case "samples": return metadata["sampleCount"]
             default: return nil
             }
+        default: return nil
+        }
+    }
+
+    /// `messages sent|failed|received`: `sendMessage` calls, `messageDidFail` callbacks,
+    /// messages from the phone.
+    func messagesQuery(_ rest: ArraySlice<String>) -> PlistValue? {
+        let v: PlistValue = ["sent": .int(Int64(link.messagesSent)), "failed": .int(Int64(link.messagesFailed)),
+                             "received": .int(Int64(link.messagesReceived))]
+        return rest.first.map { v[$0] } ?? v
+    }
+
+    /// `link-errors last|count`: the last `WCErrorDomain` code name the app saw (`"none"`).
+    func linkErrorsQuery(_ rest: ArraySlice<String>) -> PlistValue? {
+        switch rest.first {
+        case nil, "last": return .string(link.lastLinkError ?? "none")
+        case "count": return .int(Int64(link.linkErrors))
         default: return nil
         }
     }
@@ -177,7 +209,9 @@ extension WatchApp {
                       rings steps|energy value|goal|fraction|closed · steps today · settings step-goal|energy-goal
                       complication value|max|fraction|label|reloads|total-reloads|pending|entries · goal top title|days|status · goal count|reloads
                       reachable · app state|running|reachable · runtime state|kind|expiresAtMs|last-end · mirror sent|skipped|bytes|last-skip|active
-                      files sent · files last name|bytes|samples · errors last|count
+                      files sent|queued|delivered|failed|outstanding|transferring|progress · files last name|bytes|samples
+                      messages sent|failed|received · link-errors last|count · complication pushes [complication|ordinary|total]
+                      context [received|settings [FIELD]] · errors last|count
         (TYPE: running, walking, cycling; DURATION: 30s, 5m, 1h30m)
         """
 

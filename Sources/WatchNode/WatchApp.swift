@@ -10,7 +10,8 @@ import Shared
 /// durable values through `NodeContext`, in the event's one batch (durable before the reply).
 /// What the watch needs from WatchConnectivity beyond the replicated state (`sendMessage`,
 /// `transferFile`) is produced as `WatchLinkEffect` data and handed to ONE adapter,
-/// `performLinkEffects` (WatchApp+Link.swift).
+/// `performLinkEffects` (WatchApp+Link.swift); what the phone sends comes in through
+/// `onLinkEvent` (WatchApp+Phone.swift).
 ///
 /// The commands and queries are listed in docs/WATCH.md; `show help` prints them.
 public struct WatchApp: NodeApp {
@@ -101,8 +102,10 @@ public struct WatchApp: NodeApp {
         return reply
     }
 
-    /// User info from the phone (complication data, a start request), and reachability.
+    /// User info and messages from the phone (complication data, a start request), the
+    /// phone's application context, our own transfers' outcomes, and reachability.
     public mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
+        if onLinkActivity(event, &ctx) { return }
         switch event {
         case .didReceiveUserInfo(let info, let isComplication):
             _ = handlePhonePayload(info, isComplication: isComplication, &ctx)

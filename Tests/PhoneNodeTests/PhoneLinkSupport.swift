@@ -3,17 +3,31 @@ import PhoneNode
 import Shared
 import Testing
 
-/// A stand-in for the watch app, so the phone's tests can receive what a watch syncs without
-/// depending on the WatchNode module: it writes watch samples, goal edits and workouts to the
-/// replicated state and sends user info.
+/// A stand-in for the watch app, so the phone's tests can receive what a watch syncs and
+/// sends without depending on the WatchNode module: it writes watch samples, goal edits and
+/// workouts to the replicated state, sends user info, messages and sample files, and records
+/// what the phone sends it.
 ///
 /// Commands: `sample KIND VALUE START_MS END_MS`, `rename GOAL_ID TITLE`, `delete GOAL_ID`,
-/// `setting FIELD JSON`, `workout ID STATE START_MS`, `userinfo JSON`.
+/// `setting FIELD JSON`, `workout ID STATE START_MS`, `userinfo JSON`, `message JSON` (no reply
+/// expected), `samplefile WORKOUT_ID N` (a `WorkoutSampleFile` of N heart-rate samples, sent
+/// with `transferFile`), `app foreground|background`, `face on|off` (the complication on the
+/// active face), `answers on|off` (reply to the phone's messages).
 struct StubWatchApp: NodeApp {
     var written = 0
+    var foreground = true
+    var face = true
+    var answers = true
+    /// Messages the phone sent, in order.
+    var messages: [PlistValue] = []
+    /// User info the phone sent (not the sync layer's), with its complication flag.
+    var userInfo: [(info: PlistValue, isComplication: Bool)] = []
+    /// The sample files sent, by workout id.
+    var sentFiles: [String: WorkoutSampleFile] = [:]
 
     mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         let w = command.words
+        func json() -> PlistValue? { try? PlistValue.parseJSON(String(command.raw.dropFirst(w[0].count + 1))) }
         switch w.first {
         case "sample":
             guard w.count == 5, let kind = HealthSampleKind(name: w[1]), let v = Double(w[2]), let a = Int64(w[3]), let b = Int64(w[4]) else { return .error("usage") }
@@ -37,12 +51,57 @@ struct StubWatchApp: NodeApp {
             ctx.put(WorkoutRecord(id: w[1], activity: .running, location: .outdoor, state: s, startMs: start))
             return .ok()
         case "userinfo":
-            guard let json = try? PlistValue.parseJSON(String(command.raw.dropFirst("userinfo ".count))) else { return .error("bad json") }
-            if case .failure(let e) = ctx.transferUserInfo(json) { return .error("\(e)") }
+            guard let v = json() else { return .error("bad json") }
+            if case .failure(let e) = ctx.transferUserInfo(v) { return .error("\(e)") }
+            return .ok()
+        case "message":
+            guard let v = json() else { return .error("bad json") }
+            return .ok(.int(Int64(ctx.sendMessage(v, replyExpected: false))))
+        case "samplefile":
+            guard w.count == 3, let n = Int(w[2]) else { return .error("usage: samplefile WORKOUT_ID N") }
+            let file = Self.sampleFile(workoutID: w[1], count: n, startMs: ctx.now - Int64(n) * 1_000)
+            let bytes = file.encode()
+            let path = "outgoing/\(file.fileName)"
+            do { try ctx.files!.write(path, offset: 0, bytes: bytes) } catch { return .error("\(error)") }
+            sentFiles[w[1]] = file
+            switch ctx.transferFile(path, metadata: file.metadata(for: bytes)) {
+            case .success(let t): return .ok(.string(t.id))
+            case .failure(let e): return .error("\(e)")
+            }
+        case "app", "face", "answers":
+            guard w.count == 2 else { return .error("usage") }
+            if w[0] == "app" { foreground = w[1] == "foreground" }
+            if w[0] == "face" { face = w[1] == "on" }
+            if w[0] == "answers" { answers = w[1] == "on" }
+            ctx.setAppState(AppState(isRunning: foreground, isForeground: foreground, complicationEnabled: face))
             return .ok()
         default:
             return .error("unknown")
         }
+    }
+
+    mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
+        switch event {
+        case .didReceiveMessage(let m):
+            if case .dictionary(let d) = m.payload { messages.append(.dictionary(d)) }
+            if m.replyExpected && answers { ctx.replyToMessage(m.id, with: .dictionary(["ok": true])) }
+        case .didReceiveUserInfo(let info, let isComplication):
+            userInfo.append((info, isComplication))
+        default:
+            break
+        }
+    }
+
+    /// A workout of `count` heart-rate samples a second apart from `startMs`.
+    static func sampleFile(workoutID: String, count: Int, startMs: EpochMs) -> WorkoutSampleFile {
+        let samples = (0..<count).map { i in
+            HealthSample(id: WorkoutSampleFile.sampleID(workoutID: workoutID, index: i), kind: .heartRate, source: .watch,
+                         startMs: startMs + Int64(i) * 1_000, endMs: startMs + Int64(i) * 1_000, value: Double(120 + i % 40))
+        }
+        var record = WorkoutRecord(id: workoutID, activity: .running, location: .outdoor, state: .ended, startMs: startMs)
+        record.endMs = startMs + Int64(count) * 1_000
+        record.heartRateSampleCount = count
+        return WorkoutSampleFile(record: record, samples: samples)
     }
 }
 

@@ -82,14 +82,14 @@ struct PhoneSettingsTests {
         let nodes = try LinkedNodes(start: F.local("Asia/Tokyo", 2026, 6, 1, 7, 20))
         nodes.connect()
         #expect(nodes.phone.q("live workout state") == "none")
-        nodes.watchRun(#"userinfo {"live": {"state": "running", "activity": "running", "heartRate": 142, "energyKcal": 87.3, "elapsedMs": 1200000}}"#)
+        nodes.watchRun(#"message {"type": "workout.liveMetrics", "workoutID": "w1", "state": "running", "activity": "running", "heartRateBpm": 142, "energyKcal": 87.3, "elapsedMs": 1200000}"#)
         #expect(nodes.phone.q("live workout state") == "running")
         #expect(nodes.phone.q("live workout hr")?.doubleValue == 142)
         #expect(nodes.phone.ok("show dashboard").text.contains("ワークアウト中: ランニング 記録中 142 bpm 87.3 kcal 20:00"))
         // While it runs, a detected run does not prompt.
         for m in 0..<3 { nodes.phone.ok("motion running high --at 07:1\(m)") }
         #expect(nodes.phone.q("notifications delivered count")?.int == 0)
-        nodes.watchRun(#"userinfo {"live": {"state": "ended"}}"#)
+        nodes.watchRun(#"message {"type": "workout.mirroringStopped", "workoutID": "w1"}"#)
         #expect(nodes.phone.q("live workout state") == "ended")
     }
 }

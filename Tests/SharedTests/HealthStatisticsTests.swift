@@ -108,7 +108,7 @@ import Testing
 
     @Test func sumIsAdditiveOverSplitIntervalsAndBoundedByRawSums() {
         let seed: UInt64 = 0x5EED_0001
-        var rng = HealthSplitMix64(seed: seed)
+        var rng = SplitMix64(seed: seed)
         for round in 0..<200 {
             var samples: [HealthSample] = []
             for i in 0..<Int.random(in: 1...12, using: &rng) {

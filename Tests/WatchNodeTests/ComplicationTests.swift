@@ -92,8 +92,12 @@ let minute: EpochMs = 60_000
     }
 
     @Test func malformedComplicationUserInfoIsRefused() {
-        #expect((try? ComplicationUserInfo.parse(["stepGoal": 10_000]).get()) == nil)
-        #expect((try? ComplicationUserInfo.parse(["steps": -1]).get()) == nil)
-        #expect((try? ComplicationUserInfo.parse(["steps": 10, "stepGoal": 5]).get()) == nil)
+        #expect((try? ComplicationUserInfo.parse(["note": 1]).get()) == nil, "neither steps nor goal")
+        #expect((try? ComplicationUserInfo.parse(.int(3)).get()) == nil, "not a dictionary")
+        #expect((try? ComplicationUserInfo.parse(["todaySteps": -1]).get()) == nil)
+        #expect((try? ComplicationUserInfo.parse(["todaySteps": "ten"]).get()) == nil)
+        #expect((try? ComplicationUserInfo.parse(["todaySteps": 10, "stepGoal": 5]).get()) == nil)
+        // A goal alone is a push (the phone may not read steps): steps count as 0.
+        #expect((try? ComplicationUserInfo.parse(["stepGoal": 10_000]).get()) == ComplicationUserInfo(steps: 0, stepGoal: 10_000))
     }
 }

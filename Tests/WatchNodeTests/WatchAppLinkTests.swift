@@ -88,12 +88,12 @@ import Testing
         let pair = try EnginePair()
         pair.connect()
         pair.onWatch("steps 1000")
-        pair.onPhone("send {\"steps\": 8432, \"stepGoal\": 12000}")
+        pair.onPhone("send {\"complication\": {\"todaySteps\": 8432, \"stepGoal\": 12000}}")
         #expect(pair.watchValue("complication value")?.intValue == 8_432)
         #expect(pair.watchValue("complication max")?.intValue == 12_000)
         #expect(pair.watchValue("complication label")?.stringValue == "8.4k")
         // A malformed push is refused and logged; nothing changes.
-        pair.onPhone("send {\"complication\": {\"steps\": -5}}")
+        pair.onPhone("send {\"complication\": {\"todaySteps\": -5}}")
         #expect(pair.watchValue("complication value")?.intValue == 8_432)
         #expect(pair.watchValue("errors last")?.stringValue?.contains("steps -5 out of range") == true)
         // The replicated goal changing later wins over the pushed one.

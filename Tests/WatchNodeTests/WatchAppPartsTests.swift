@@ -23,13 +23,16 @@ import Testing
     @Test func phonePayloadsAreRecognizedOrLeftAlone() {
         let start = StartWorkoutRequest(activity: .running, startMs: 42).plistValue()
         #expect(PhonePayload.parse(start, isComplication: false) == .success(.startWorkout(StartWorkoutRequest(activity: .running, startMs: 42))))
-        #expect(PhonePayload.parse(["steps": 10], isComplication: false) == .success(.complication(ComplicationUserInfo(steps: 10))))
-        #expect(PhonePayload.parse(["complication": ["steps": 10, "stepGoal": 9000]], isComplication: false)
-            == .success(.complication(ComplicationUserInfo(steps: 10, stepGoal: 9000))))
-        #expect(PhonePayload.parse(["steps": 10, "note": "x"], isComplication: false) == nil, "not ours")
+        // The phone's App Group snapshot under "complication", on either channel.
+        let snapshot: PlistValue = ["complication": ["todaySteps": 10, "stepGoal": 9000, "todayCalories": 12.5, "savedAt": 77]]
+        let expected = PhonePayload.complication(ComplicationUserInfo(steps: 10, stepGoal: 9000, savedAtMs: 77))
+        #expect(PhonePayload.parse(snapshot, isComplication: true) == .success(expected))
+        #expect(PhonePayload.parse(snapshot, isComplication: false) == .success(expected), "budget spent: ordinary user info")
+        #expect(ComplicationUserInfo(steps: 10, stepGoal: 9000, savedAtMs: 77).payload()["complication"]?["todaySteps"] == 10)
+        #expect(PhonePayload.parse(["steps": 10], isComplication: false) == nil, "one shape: unwrapped data is not ours")
         #expect(PhonePayload.parse(["other": 1], isComplication: false) == nil)
-        guard case .failure? = PhonePayload.parse(["note": "x"], isComplication: true) else {
-            Issue.record("complication-channel data must parse as complication info")
+        guard case .failure? = PhonePayload.parse(["todaySteps": 10], isComplication: true) else {
+            Issue.record("complication user info without the complication key is malformed")
             return
         }
         guard case .failure? = PhonePayload.parse(["startWorkout": ["activity": "swimming", "startMs": 1]], isComplication: false) else {

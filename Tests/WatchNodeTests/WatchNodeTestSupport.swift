@@ -38,37 +38,6 @@ extension NodeEngine {
     }
 }
 
-// MARK: - A stand-in phone
-
-/// A minimal phone app for link tests: it writes what a phone would write.
-struct TestPhoneApp: NodeApp {
-    var received: [PlistValue] = []
-
-    mutating func onCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
-        let w = c.words
-        switch w.first {
-        case "goal":
-            ctx.set(RecordKey(AppSettings.collection, AppSettings.recordID), ["stepGoal": .int(Int64(w[1])!)])
-        case "steps":
-            // steps N MINUTES: a phone sample of N steps over the last MINUTES minutes.
-            let n = Double(w[1])!, minutes = Int64(w[2])!
-            ctx.put(HealthSample(id: "phone.steps.\(ctx.now)", kind: .steps, source: .phone,
-                                 startMs: ctx.now - minutes * 60_000, endMs: ctx.now, value: n))
-        case "countdown":
-            // countdown ID TITLE YYYY-MM-DD
-            ctx.put(CountdownGoal(id: w[1], title: w[2], targetDate: CivilDate(iso: w[3]), isAgeGoal: false,
-                                  createdMs: ctx.now, priority: 0))
-        case "send":
-            // send JSON: an ordinary user-info transfer.
-            guard let v = try? PlistValue.parseJSON(String(c.raw.dropFirst("send ".count))) else { return .error("bad json") }
-            if case .failure(let e) = ctx.transferUserInfo(v) { return .error("\(e)") }
-        default:
-            return .error("unknown")
-        }
-        return .ok()
-    }
-}
-
 // MARK: - Two engines back to back
 
 /// A phone engine and a watch engine wired by hand: every `NodeOutput.send` of one is fed to

@@ -42,7 +42,13 @@ extension NodeEngine {
         case "count":
             guard path.count == 2 else { return nil }
             return .int(Int64(ctx.replica.count(in: path[1])))
-        case "link": return path.count == 2 ? linkValue()[path[1]] : linkValue()
+        case "link":
+            // `link` and `link FIELD`; longer paths belong to the app.
+            switch path.count {
+            case 1: return linkValue()
+            case 2: return linkValue()[path[1]]
+            default: return nil
+            }
         default: return nil
         }
     }
@@ -80,7 +86,10 @@ extension NodeEngine {
             v["linkFramesReceived"] = .int(Int64(c.received))
         }
         v["handshaking"] = .int(Int64(s.handshakesInProgress))
-        if let id = latestConnection, let c = connectionFrames[id] {
+        // The connection the conductor's proxy carries: the authenticated one, else the newest
+        // still open (a handshake in progress); a stranger's connection is neither for long.
+        let tracked = s.activeConnectionID ?? connectionFrames.keys.max()
+        if let id = tracked, let c = connectionFrames[id] {
             v["connFramesSent"] = .int(Int64(c.sent))
             v["connFramesReceived"] = .int(Int64(c.received))
         }

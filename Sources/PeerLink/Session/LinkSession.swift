@@ -99,6 +99,9 @@ public struct LinkSession: Sendable {
     /// True while an authenticated connection to the peer is up.
     public var isConnected: Bool { active != nil }
 
+    /// The authenticated connection, if any.
+    public var activeConnectionID: ConnectionID? { active?.id }
+
     /// Frames sent and received on the authenticated connection since it came up: when the
     /// two sides' counts match crosswise, nothing is in flight between them.
     public var activeFrameCounts: (sent: Int, received: Int)? { active.map { ($0.framesSent, $0.framesReceived) } }

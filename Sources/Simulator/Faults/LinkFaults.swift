@@ -66,6 +66,11 @@ public struct FaultPlanner: Sendable {
 
     public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
+    /// A new connection starts with an empty pipe: nothing of the old one delays it.
+    public mutating func resetSchedule() {
+        lastDeliveryMs = [:]
+    }
+
     /// The delivery times of a frame of `bytes` sent at `nowMs`: empty when dropped, two when
     /// duplicated.
     public mutating func plan(bytes: Int, direction: LinkDirection, nowMs: EpochMs) -> (fate: ProxyFrameFate, deliverAt: [EpochMs]) {

@@ -75,6 +75,7 @@ struct ProxyState {
             }
             timeline.append("\(nowMs) link: watch connected (fds \(fd)/\(up))")
             pair = ProxyPair(watchFD: fd, phoneFD: up)
+            planner.resetSchedule()
             counts.framesIn = [:]
             counts.framesOut = [:]
         }
@@ -227,6 +228,13 @@ enum ProxySockets {
         let rc = withUnsafePointer(to: &sin) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         guard rc == 0 else { close(fd); return nil }
         prepare(fd)
+        return fd
+    }
+
+    /// A blocking connection (for the stranger step).
+    static func blockingConnect(_ a: SocketAddress) throws -> Int32 {
+        guard let fd = connect(a) else { throw POSIXError("connect(\(a))") }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) & ~O_NONBLOCK)
         return fd
     }
 

@@ -170,6 +170,27 @@ public final class ProcessDriver: ScenarioDriver {
         return frames - keep
     }
 
+    /// Connects straight to the phone (not through the proxy), sends `bytes`, and reads what
+    /// comes back until the phone closes the connection (at most 5 s of real time).
+    public func injectStranger(_ bytes: [UInt8]) throws -> [UInt8] {
+        lastQuiet = nil
+        guard let address = SocketAddress(parsing: phoneAddress) else { throw NodeCallError(message: "the phone is not listening") }
+        let fd = try ProxySockets.blockingConnect(address)
+        defer { close(fd) }
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        var answer: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let deadline = ChildProcess.monotonicMs() + 5_000
+        while ChildProcess.monotonicMs() < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 200) > 0 else { continue }
+            let n = read(fd, &buf, buf.count)
+            if n <= 0 { break }
+            answer += buf[0..<n]
+        }
+        return answer
+    }
+
     // MARK: - Commands and time
 
     public func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError> {

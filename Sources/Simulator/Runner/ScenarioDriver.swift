@@ -59,6 +59,9 @@ public protocol ScenarioDriver: AnyObject {
     /// Drops the last commits of a (killed) node's store: it stays consistent but older.
     /// Returns how many commits were dropped.
     func rollBackStore(_ role: DeviceRole, seed: UInt64) throws -> Int
+    /// A stranger opens a connection straight to the phone and sends `bytes` (a pairing
+    /// attempt without the secret); returns what the phone answered before closing.
+    func injectStranger(_ bytes: [UInt8]) throws -> [UInt8]
     /// Whether the node is running.
     func isRunning(_ role: DeviceRole) -> Bool
     /// Frame timeline lines recorded since the last call.

@@ -58,6 +58,8 @@ public enum ScenarioAction: Sendable {
     case clock(DeviceRole, ClockChange)
     /// Kills the node, writes random bytes into its store file, and restarts it.
     case corruptStore(DeviceRole)
+    /// A stranger connects straight to the phone and tries to pair with the wrong secret.
+    case stranger
     /// Kills the node, cuts the tail off its write-ahead log (the last commits are lost, as
     /// after a torn write), and restarts it: the store is intact but older than what the
     /// node had acknowledged.

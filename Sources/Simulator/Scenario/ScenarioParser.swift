@@ -217,6 +217,9 @@ public struct ScenarioParser {
             let literal = words[words.count - 1]
             let value: PlistValue = (try? PlistValue.parseJSON(literal)) ?? .string(literal)
             return ScenarioStep(atMs: at, action: .expectValue(role, path: path, op, value), location: loc, text: words.joined(separator: " "))
+        case "stranger":
+            guard words.count == 2, words[1] == "connects" else { throw ScenarioError(location: loc, message: "expected 'stranger connects'") }
+            return ScenarioStep(atMs: at, action: .stranger, location: loc, text: "stranger connects")
         case "link":
             return try linkStep(Array(words.dropFirst()), at: at, loc: loc, text: words.joined(separator: " "))
         case "kill", "restart", "crash", "corrupt", "rollback":
@@ -257,7 +260,7 @@ public struct ScenarioParser {
             }
             return ScenarioStep(atMs: at, action: .clock(role, change), location: loc, text: text)
         default:
-            throw ScenarioError(location: loc, message: "unknown action '\(target)' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback or every)")
+            throw ScenarioError(location: loc, message: "unknown action '\(target)' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, stranger or every)")
         }
     }
 

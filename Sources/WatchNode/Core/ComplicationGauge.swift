@@ -72,30 +72,52 @@ public struct ComplicationGauge: Sendable, Hashable {
     }
 }
 
-/// What the phone pushes with `transferCurrentComplicationUserInfo`: today's steps and,
-/// when it changed, the step goal. Layout: `["steps": int, "stepGoal": int?]`.
+/// What the phone pushes with `transferCurrentComplicationUserInfo`: its App Group snapshot
+/// (`FitnessWidgetSnapshot`), of which the gauge uses today's steps and the step goal.
+///
+/// One shape, wrapped under `complication` (so it is recognized even when the phone's daily
+/// budget is spent and it arrives as ordinary user info):
+/// `["complication": ["todaySteps": int?, "stepGoal": int?, "todayCalories": double?,
+/// "latestHeartRate": double?, "savedAt": ms?]]`. `todaySteps` is absent when the phone may
+/// not read steps (then only the goal counts); `savedAt` dates the steps (a snapshot of
+/// another local day does not count as today's).
 public struct ComplicationUserInfo: Sendable, Hashable {
+    /// The payload's top-level key.
+    public static let key = "complication"
+    /// The phone's step count, 0 when it sent none.
     public var steps: Int
     public var stepGoal: Int?
+    /// When the phone took the snapshot; nil when it did not say.
+    public var savedAtMs: EpochMs?
 
-    /// A payload of today's steps and, optionally, a new step goal.
-    public init(steps: Int, stepGoal: Int? = nil) {
+    /// A payload of today's steps and, optionally, the step goal and the snapshot's time.
+    public init(steps: Int, stepGoal: Int? = nil, savedAtMs: EpochMs? = nil) {
         self.steps = steps
         self.stepGoal = stepGoal
+        self.savedAtMs = savedAtMs
     }
 
-    /// The payload as the phone sends it.
+    /// The inner dictionary as the phone sends it (without the `complication` wrapper).
     public func plistValue() -> PlistValue {
-        var d: [String: PlistValue] = ["steps": .int(Int64(steps))]
+        var d: [String: PlistValue] = ["todaySteps": .int(Int64(steps))]
         if let stepGoal { d["stepGoal"] = .int(Int64(stepGoal)) }
+        if let savedAtMs { d["savedAt"] = .int(savedAtMs) }
         return .dictionary(d)
     }
 
-    /// Parses a received payload; a reason when malformed (missing or negative steps, a step
-    /// goal outside `AppSettings.stepGoalRange`).
+    /// The whole payload: `["complication": plistValue()]`.
+    public func payload() -> PlistValue { [Self.key: plistValue()] }
+
+    /// Parses the inner dictionary; a reason when malformed (not a dictionary, negative
+    /// steps, a step goal outside `AppSettings.stepGoalRange`, neither steps nor goal).
     public static func parse(_ value: PlistValue) -> Result<ComplicationUserInfo, ComplicationUserInfoError> {
-        guard let steps = value["steps"]?.intValue else { return .failure(.init(reason: "missing integer \"steps\"")) }
-        guard steps >= 0, steps <= Int64(Int32.max) else { return .failure(.init(reason: "steps \(steps) out of range")) }
+        guard value.dictionaryValue != nil else { return .failure(.init(reason: "not a dictionary")) }
+        var steps: Int64 = 0
+        if let raw = value["todaySteps"] {
+            guard let n = raw.intValue else { return .failure(.init(reason: "todaySteps \(raw) is not an integer")) }
+            guard n >= 0, n <= Int64(Int32.max) else { return .failure(.init(reason: "steps \(n) out of range")) }
+            steps = n
+        }
         var goal: Int? = nil
         if let raw = value["stepGoal"] {
             guard let g = raw.intValue, AppSettings.stepGoalRange.contains(Int(clamping: g)) else {
@@ -103,7 +125,8 @@ public struct ComplicationUserInfo: Sendable, Hashable {
             }
             goal = Int(g)
         }
-        return .success(ComplicationUserInfo(steps: Int(steps), stepGoal: goal))
+        guard value["todaySteps"] != nil || goal != nil else { return .failure(.init(reason: "neither todaySteps nor stepGoal")) }
+        return .success(ComplicationUserInfo(steps: Int(steps), stepGoal: goal, savedAtMs: value["savedAt"]?.intValue))
     }
 }
 

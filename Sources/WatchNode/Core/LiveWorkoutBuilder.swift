@@ -128,10 +128,10 @@ public struct LiveWorkoutBuilder: Sendable, Hashable {
     }
 
     /// The id of the `index`th accepted sample of `workoutID`: `w42.0007` (at least 4 digits,
-    /// so ids of one workout sort in acceptance order up to 10,000 samples).
+    /// so ids of one workout sort in acceptance order up to 10,000 samples). The same rule as
+    /// `WorkoutSampleFile.sampleID`, which the phone uses to name the file's samples.
     public static func sampleID(workoutID: String, index: Int) -> String {
-        let digits = String(index)
-        return "\(workoutID).\(String(repeating: "0", count: max(0, 4 - digits.count)))\(digits)"
+        WorkoutSampleFile.sampleID(workoutID: workoutID, index: index)
     }
 
     /// The first reason to refuse a sample, nil to accept it.

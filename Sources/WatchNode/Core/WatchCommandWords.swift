@@ -67,4 +67,16 @@ public enum WatchCommandWords {
         }
         return out
     }
+
+    /// `stepGoal` from `step-goal`: the inverse of `kebab`.
+    public static func camel(_ kebab: String) -> String {
+        var out = ""
+        var upper = false
+        for ch in kebab {
+            if ch == "-" { upper = true; continue }
+            out += upper ? ch.uppercased() : String(ch)
+            upper = false
+        }
+        return out
+    }
 }

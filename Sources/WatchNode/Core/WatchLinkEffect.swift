@@ -62,20 +62,17 @@ public struct StartWorkoutRequest: Sendable, Hashable {
 public enum PhonePayload: Sendable, Hashable {
     /// Start a workout credited from a past instant.
     case startWorkout(StartWorkoutRequest)
-    /// Complication data (`transferCurrentComplicationUserInfo`).
+    /// Complication data (`transferCurrentComplicationUserInfo`, or ordinary user info once
+    /// the phone's daily budget is spent).
     case complication(ComplicationUserInfo)
-
-    /// The key under which a complication payload may also be wrapped:
-    /// `["complication": ["steps": …, "stepGoal": …]]`.
-    public static let complicationKey = "complication"
 
     /// Recognizes a payload: nil when it is none of the watch's (the caller ignores it), a
     /// failure when it is one of them but malformed.
     ///
-    /// Complication data is recognized when it came through the complication channel
-    /// (`isComplication`), when wrapped under `complication`, or when its keys are exactly
-    /// `steps` (and optionally `stepGoal`): at a spent budget `transferCurrentComplicationUserInfo`
-    /// degrades to an ordinary user-info transfer, which the receiver cannot tell apart.
+    /// Complication data is recognized by its `complication` key whichever channel it came
+    /// on: at a spent budget `transferCurrentComplicationUserInfo` degrades to an ordinary
+    /// user-info transfer, which the receiver cannot tell apart otherwise. Complication user
+    /// info (`isComplication`) without that key is malformed.
     public static func parse(_ payload: PlistValue, isComplication: Bool) -> Result<PhonePayload, PhonePayloadError>? {
         guard let d = payload.dictionaryValue else {
             return isComplication ? .failure(.init("complication user info is not a dictionary")) : nil
@@ -87,12 +84,9 @@ public enum PhonePayload: Sendable, Hashable {
             guard let startMs = request["startMs"]?.intValue else { return .failure(.init("startWorkout: missing integer startMs")) }
             return .success(.startWorkout(StartWorkoutRequest(activity: activity, startMs: startMs)))
         }
-        let keys = Set(d.keys)
-        let complication: PlistValue? =
-            if let wrapped = d[complicationKey] { wrapped }
-            else if isComplication || (keys.contains("steps") && keys.isSubset(of: ["steps", "stepGoal"])) { payload }
-            else { nil }
-        guard let complication else { return nil }
+        guard let complication = d[ComplicationUserInfo.key] else {
+            return isComplication ? .failure(.init("complication user info without a \"complication\" key")) : nil
+        }
         switch ComplicationUserInfo.parse(complication) {
         case .success(let info): return .success(.complication(info))
         case .failure(let e): return .failure(.init(e.description))

@@ -25,6 +25,29 @@ public struct WatchLinkLog: Sendable, Hashable {
     /// Summaries of the latest effects, oldest first.
     public internal(set) var recent: [String] = []
 
+    // MARK: What WatchConnectivity reported back
+
+    /// Our messages that failed (`messageDidFail`: not reachable, no receipt, too large…).
+    public internal(set) var messagesFailed = 0
+    /// Messages the phone sent (`didReceiveMessage`).
+    public internal(set) var messagesReceived = 0
+    /// Files the session accepted (`transferFile` succeeded).
+    public internal(set) var filesQueued = 0
+    /// Files the phone verified and delivered (`didFinishFileTransfer` without an error).
+    public internal(set) var filesDelivered = 0
+    /// Files that finished with an error (or could not be queued).
+    public internal(set) var filesFailed = 0
+    /// Application contexts received from the phone (`didReceiveApplicationContext`).
+    public internal(set) var contextsReceived = 0
+    /// Complication pushes that came as complication user info (tagged current).
+    public internal(set) var complicationPushes = 0
+    /// Complication pushes that came as ordinary user info (the phone's budget was spent).
+    public internal(set) var complicationPushesOrdinary = 0
+    /// `WCErrorDomain` errors the app saw (any call or callback).
+    public internal(set) var linkErrors = 0
+    /// The code name of the last one (`notReachable`…).
+    public internal(set) var lastLinkError: String?
+
     /// An empty log.
     public init() {}
 
@@ -48,6 +71,17 @@ public struct WatchLinkLog: Sendable, Hashable {
         if recent.count > Self.maxRecent { recent.removeFirst(recent.count - Self.maxRecent) }
     }
 
+    /// Records a `WCErrorDomain` error by its code name.
+    public mutating func recordLinkError(_ codeName: String) {
+        linkErrors += 1
+        lastLinkError = codeName
+    }
+
+    /// Records a complication push by the channel it came on.
+    public mutating func recordComplicationPush(isComplicationChannel: Bool) {
+        if isComplicationChannel { complicationPushes += 1 } else { complicationPushesOrdinary += 1 }
+    }
+
     /// Records a live-metrics payload that was not sent, and why.
     public mutating func recordSkip(_ reason: String) {
         mirrorSkipped += 1
@@ -62,6 +96,12 @@ public struct WatchLinkLog: Sendable, Hashable {
             "mirrorSent": .int(Int64(mirrorSent)), "mirrorSkipped": .int(Int64(mirrorSkipped)),
             "mirrorBytes": .int(Int64(mirrorBytes)), "messagesSent": .int(Int64(messagesSent)),
             "filesSent": .int(Int64(filesSent)), "recent": .array(recent.map { .string($0) }),
+            "messagesFailed": .int(Int64(messagesFailed)), "messagesReceived": .int(Int64(messagesReceived)),
+            "filesQueued": .int(Int64(filesQueued)), "filesDelivered": .int(Int64(filesDelivered)),
+            "filesFailed": .int(Int64(filesFailed)), "contextsReceived": .int(Int64(contextsReceived)),
+            "complicationPushes": .int(Int64(complicationPushes)),
+            "complicationPushesOrdinary": .int(Int64(complicationPushesOrdinary)),
+            "linkErrors": .int(Int64(linkErrors)), "lastLinkError": .string(lastLinkError ?? "none"),
         ]
         if let lastSkipReason { d["lastSkipReason"] = .string(lastSkipReason) }
         if case .transferFile(let name, let bytes, let metadata)? = lastFile {
@@ -75,7 +115,9 @@ public struct WatchLinkLog: Sendable, Hashable {
         var lines = [
             "mirror: \(mirrorSent) sent (\(mirrorBytes) B), \(mirrorSkipped) skipped"
                 + (lastSkipReason.map { " — last: \($0)" } ?? ""),
-            "messages: \(messagesSent), files: \(filesSent)",
+            "messages: \(messagesSent) sent, \(messagesFailed) failed, \(messagesReceived) received",
+            "files: \(filesSent) sent, \(filesDelivered) delivered, \(filesFailed) failed",
+            "link errors: \(linkErrors)" + (lastLinkError.map { " — last: \($0)" } ?? ""),
         ]
         lines += recent.suffix(5).map { "  \($0)" }
         return lines.joined(separator: "\n")

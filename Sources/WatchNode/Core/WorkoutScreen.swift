@@ -100,7 +100,8 @@ public enum MirrorPayload {
     public static let type = "workout.liveMetrics"
 
     /// A dictionary of the live metrics: type, workoutID, activity, location, state,
-    /// energyKcal, elapsedMs, atMs, hrCount and, once known, heartRateBpm.
+    /// energyKcal, elapsedMs, atMs, hrCount and, once known, heartRateBpm and startMs (when
+    /// the workout started, ms).
     public static func make(session: WorkoutSession, builder: LiveWorkoutBuilder, at nowMs: EpochMs) -> PlistValue {
         var d: [String: PlistValue] = [
             "type": .string(type), "workoutID": .string(session.id),
@@ -110,6 +111,7 @@ public enum MirrorPayload {
             "atMs": .int(nowMs), "hrCount": .int(Int64(builder.heartRate.count)),
         ]
         if let hr = builder.heartRate.mostRecent { d["heartRateBpm"] = .double(hr) }
+        if let start = session.startMs { d["startMs"] = .int(start) }
         return .dictionary(d)
     }
 

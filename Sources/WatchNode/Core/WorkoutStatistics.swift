@@ -108,3 +108,10 @@ public struct FinishedWorkout: Sendable, Hashable {
         self.samples = samples
     }
 }
+
+extension WorkoutSampleFile {
+    /// The file of a saved workout (what the watch sends with `transferFile`).
+    public init(_ finished: FinishedWorkout) {
+        self.init(record: finished.record, samples: finished.samples)
+    }
+}

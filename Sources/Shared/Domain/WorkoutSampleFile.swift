@@ -1,9 +1,8 @@
-import Shared
-
 /// The file the watch sends with `transferFile` when a workout ends: the saved workout and
 /// every sample at full resolution, so a 3-hour ride does not have to squeeze through 64 KB
 /// messages. The same records also reach the phone through the replicated state; the file
 /// is the bulk path and the phone may use whichever arrives first (ids are the same).
+/// The watch writes it (`WatchNode`), the phone reads it (`PhoneNode`): it lives in `Shared`.
 ///
 /// Format: the canonical encoding (`CanonicalEncoding`) of one property-list dictionary,
 /// version 1. Chosen over CSV because it is exact (doubles keep every bit), self-describing,
@@ -20,8 +19,8 @@ import Shared
 /// | `durations` | array of int: end minus start, ms |
 /// | `values` | array of double (bpm, kcal, count) |
 ///
-/// Sample ids are not stored: the `i`th sample's id is `LiveWorkoutBuilder.sampleID(workoutID:index: i)`
-/// (`<workoutID>.0007`), and its source is the watch.
+/// Sample ids are not stored: the `i`th sample's id is `sampleID(workoutID:index: i)`
+/// (`<workoutID>.0007`, as the watch's live builder names them), and its source is the watch.
 public struct WorkoutSampleFile: Sendable, Hashable {
     /// The `type` value (also in the transfer's metadata).
     public static let type = "workout.samples"
@@ -37,13 +36,14 @@ public struct WorkoutSampleFile: Sendable, Hashable {
         self.samples = samples
     }
 
-    /// The file of a saved workout.
-    public init(_ finished: FinishedWorkout) {
-        self.init(record: finished.record, samples: finished.samples)
-    }
-
     /// The file name suggested to the receiver: `<workoutID>.samples.plist`.
     public var fileName: String { "\(record.id).samples.plist" }
+
+    /// The id of a workout's `index`th sample: `<workoutID>.0007` (at least four digits).
+    public static func sampleID(workoutID: String, index: Int) -> String {
+        let digits = String(index)
+        return "\(workoutID).\(String(repeating: "0", count: max(0, 4 - digits.count)))\(digits)"
+    }
 
     // MARK: - Encoding
 
@@ -85,8 +85,8 @@ public struct WorkoutSampleFile: Sendable, Hashable {
         guard value["v"]?.intValue == formatVersion else { return .failure(.init("unsupported version")) }
         guard let id = value["workoutID"]?.stringValue, let fields = value["record"]?.dictionaryValue,
               let record = WorkoutRecord(id: id, fields: fields), let kinds = value["kinds"]?.dataValue,
-              let starts = WorkoutSnapshot.ints(value["starts"]), let durations = WorkoutSnapshot.ints(value["durations"]),
-              let values = WorkoutSnapshot.doubles(value["values"])
+              let starts = ints(value["starts"]), let durations = ints(value["durations"]),
+              let values = doubles(value["values"])
         else { return .failure(.init("missing or mistyped key")) }
         guard kinds.count == starts.count, kinds.count == durations.count, kinds.count == values.count else {
             return .failure(.init("sample columns differ in length"))
@@ -101,10 +101,34 @@ public struct WorkoutSampleFile: Sendable, Hashable {
             let (end, overflow) = start.addingReportingOverflow(durations[i])
             guard !overflow else { return .failure(.init("sample \(i) duration overflows")) }
             samples.append(HealthSample(
-                id: LiveWorkoutBuilder.sampleID(workoutID: id, index: i), kind: kind, source: .watch,
+                id: sampleID(workoutID: id, index: i), kind: kind, source: .watch,
                 startMs: start, endMs: end, value: values[i]))
         }
         return .success(WorkoutSampleFile(record: record, samples: samples))
+    }
+
+    /// An array of ints, nil when any element is not one.
+    static func ints(_ v: PlistValue?) -> [Int64]? {
+        guard let a = v?.arrayValue else { return nil }
+        var out: [Int64] = []
+        out.reserveCapacity(a.count)
+        for x in a {
+            guard case .int(let i) = x else { return nil }
+            out.append(i)
+        }
+        return out
+    }
+
+    /// An array of doubles, nil when any element is not one.
+    static func doubles(_ v: PlistValue?) -> [Double]? {
+        guard let a = v?.arrayValue else { return nil }
+        var out: [Double] = []
+        out.reserveCapacity(a.count)
+        for x in a {
+            guard case .double(let d) = x else { return nil }
+            out.append(d)
+        }
+        return out
     }
 
     // MARK: - Kind codes

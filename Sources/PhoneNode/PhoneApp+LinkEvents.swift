@@ -1,0 +1,186 @@
+import PeerLink
+import Shared
+
+/// The phone's WatchConnectivity delegate: the watch's messages (live workout), the
+/// outcomes of our start requests, received workout sample files, failed transfers.
+extension PhoneApp {
+    /// Where received workout sample files are kept, relative to the node's file root.
+    public static let workoutFilesDirectory = "workouts"
+    /// A received sample file larger than this is kept but not decoded.
+    public static let maxDecodedFileBytes: Int64 = 64 << 20
+
+    // MARK: - Events
+
+    /// One delegate callback (the caller saves the state).
+    mutating func handleLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
+        switch event {
+        case .didReceiveMessage(let m):
+            state.link.messagesReceived += 1
+            let reply = onWatchMessage(m.payload, &ctx)
+            if m.replyExpected, case .failure(let e) = ctx.replyToMessage(m.id, with: .dictionary(reply)) {
+                state.link.recordLinkError(e.code.name)
+            }
+        case .didReceiveMessageReply(let id, let payload):
+            guard let i = state.link.pendingStarts.firstIndex(where: { $0.messageID == id }) else { return }
+            state.link.pendingStarts.remove(at: i)
+            if case .dictionary(let d) = payload, let error = d["error"] {
+                state.link.lastStartResult = "error: \(error.stringValue ?? error.jsonString())"
+                ctx.log(.warning, "the watch refused startWorkout: \(error.jsonString())")
+            } else {
+                state.link.lastStartResult = "ok"
+            }
+        case .messageDidFail(let id, let e):
+            state.link.messagesFailed += 1
+            state.link.recordLinkError(e.code.name)
+            guard let i = state.link.pendingStarts.firstIndex(where: { $0.messageID == id }) else { return }
+            let p = state.link.pendingStarts.remove(at: i)
+            let payload = PhoneEffect.startWatchWorkout(activity: p.activity, startMs: p.startMs).payload
+            _ = sendStartAsUserInfo(payload, because: "the message failed (\(e.code.name))", &ctx)
+        case .didReceiveFile(let file):
+            receiveFile(file, &ctx)
+        case .didFinishUserInfoTransfer(_, let error?):
+            state.link.recordLinkError(error.code.name)
+        case .didReceiveUserInfo(let info, _):
+            ctx.log(.debug, "ignored user info from the watch: \(info.jsonString())")
+        default:
+            break
+        }
+    }
+
+    /// A message from the watch: live metrics or the end of mirroring. The reply (when one
+    /// is expected) is `["ok": true]` or `["error": text]`.
+    mutating func onWatchMessage(_ payload: MessagePayload, _ ctx: inout NodeContext) -> [String: PlistValue] {
+        guard case .dictionary(let d) = payload else { return ["error": "the phone takes dictionary messages only"] }
+        switch d["type"]?.stringValue {
+        case LiveWorkout.metricsType?:
+            return onLivePayload(.dictionary(d), &ctx) ? ["ok": true] : ["error": "live metrics without a known state"]
+        case LiveWorkout.stoppedType?:
+            endLiveWorkout(id: d["workoutID"]?.stringValue, &ctx)
+            return ["ok": true]
+        default:
+            ctx.log(.debug, "ignored a message from the watch: \(PlistValue.dictionary(d).jsonString())")
+            return ["error": "unknown message"]
+        }
+    }
+
+    // MARK: - Live workout
+
+    /// Mirroring stopped (the workout ended): the live workout stays as its last state, ended.
+    mutating func endLiveWorkout(id: String?, _ ctx: inout NodeContext) {
+        guard var live = state.live, id == nil || live.workoutID == nil || live.workoutID == id else { return }
+        live.state = .ended
+        live.receivedMs = ctx.now
+        state.live = live
+    }
+
+    /// The watch's saved workout reached the phone through the replicated state: a live
+    /// workout still shown as active (mirroring stopped while unreachable) ends.
+    mutating func endLiveWorkoutIfSaved(_ ctx: inout NodeContext) {
+        guard let live = state.live, live.isActive, let id = live.workoutID,
+              let record = ctx.replica.record(WorkoutRecord.self, id: id), record.state == .ended else { return }
+        endLiveWorkout(id: id, &ctx)
+    }
+
+    // MARK: - Files
+
+    /// A file from the watch: a workout sample file is read, moved into `workouts/` before
+    /// the callback returns (else the session deletes it), and decoded; others are left to
+    /// be deleted.
+    mutating func receiveFile(_ file: ReceivedFile, _ ctx: inout NodeContext) {
+        let isSamples = file.metadata?["type"]?.stringValue == WorkoutSampleFile.type || file.name.hasSuffix(".samples.plist")
+        guard isSamples else {
+            ctx.log(.info, "ignored a file from the watch: \(file.name)")
+            return
+        }
+        let path = "\(Self.workoutFilesDirectory)/\(file.name)"
+        var record = PhoneLinkState.ReceivedWorkoutFile(name: file.name, path: path, bytes: file.sizeBytes, atMs: ctx.now)
+        if file.sizeBytes > Self.maxDecodedFileBytes {
+            record.error = "\(file.sizeBytes) bytes: not decoded (limit \(Self.maxDecodedFileBytes))"
+        } else {
+            do {
+                let bytes = try ctx.files?.readAll(file.path) ?? []
+                switch WorkoutSampleFile.decode(bytes) {
+                case .success(let decoded):
+                    record.workoutID = decoded.record.id
+                    record.sampleCount = decoded.samples.count
+                    if let expected = file.metadata?["sampleCount"]?.intValue, expected != Int64(decoded.samples.count) {
+                        record.error = "metadata says \(expected) samples, the file holds \(decoded.samples.count)"
+                    }
+                case .failure(let e):
+                    record.error = e.description
+                }
+            } catch {
+                record.error = "not readable: \(error)"
+            }
+        }
+        if case .failure(let e) = ctx.moveReceivedFile(file, to: path) {
+            state.link.recordLinkError(e.code.name)
+            record.error = "not kept: \(e)"
+        }
+        state.link.filesReceived += 1
+        state.link.lastFile = record
+        if let error = record.error {
+            ctx.log(.warning, "workout file \(file.name): \(error)")
+        } else {
+            ctx.log(.info, "workout file \(file.name) kept at \(path): \(record.sampleCount ?? 0) samples of \(record.workoutID ?? "?")")
+        }
+    }
+
+    // MARK: - Queries
+
+    /// `messages …`, `link-errors …`, `complication remaining|enabled|pushes …`, `files …`,
+    /// `context …`, `watch-start …`; nil for other paths.
+    func linkQuery(_ head: String, _ rest: [String], _ ctx: NodeContext) -> PlistValue? {
+        let l = state.link
+        func pick(_ v: PlistValue) -> PlistValue? { rest.isEmpty ? v : v[rest[0]] }
+        switch head {
+        case "messages":
+            return pick(["sent": .int(Int64(l.messagesSent)), "failed": .int(Int64(l.messagesFailed)), "received": .int(Int64(l.messagesReceived))])
+        case "link-errors":
+            switch rest.first {
+            case nil, "last": return .string(l.lastLinkError ?? "none")
+            case "count": return .int(Int64(l.linkErrors))
+            default: return nil
+            }
+        case "complication":
+            let v = complicationLinkValue(ctx)
+            guard let field = rest.first else { return v }
+            return rest.count > 1 ? v[field]?[rest[1]] : v[field]
+        case "files":
+            switch (rest.first, rest.dropFirst().first) {
+            case ("received", nil), ("received", "count"): return .int(Int64(l.filesReceived))
+            case ("last", let field):
+                guard let f = l.lastFile else { return .string("none") }
+                return field.map { f.plistValue[$0] ?? "—" } ?? f.plistValue
+            default: return nil
+            }
+        case "context":
+            let c = PlistValue.dictionary(ctx.applicationContext)
+            switch rest.first {
+            case nil: return c
+            case "sent": return .int(Int64(l.contextsSent))
+            case "settings":
+                guard rest.count > 1 else { return c["settings"] }
+                let names = ["step-goal": "stepGoal", "energy-goal": "energyGoal", "weekly-summary": "weeklySummary", "run-detection": "runDetection"]
+                return c["settings"]?[names[rest[1]] ?? rest[1]]
+            default: return c[rest[0]]
+            }
+        case "watch-start":
+            return pick(["via": .string(l.lastStartVia ?? "none"), "result": .string(l.lastStartResult ?? "none"),
+                         "byMessage": .int(Int64(l.startsByMessage)), "byUserInfo": .int(Int64(l.startsByUserInfo)),
+                         "pending": .int(Int64(l.pendingStarts.count))])
+        default:
+            return nil
+        }
+    }
+
+    /// The complication link state: budget left today, whether it is on the face, the pushes.
+    func complicationLinkValue(_ ctx: NodeContext) -> PlistValue {
+        let l = state.link
+        return [
+            "remaining": .int(Int64(ctx.remainingComplicationUserInfoTransfers)), "enabled": .bool(ctx.isComplicationEnabled),
+            "pushes": ["sent": .int(Int64(l.complicationSent)), "fallback": .int(Int64(l.complicationFallback)),
+                       "failed": .int(Int64(l.complicationFailed))],
+        ]
+    }
+}

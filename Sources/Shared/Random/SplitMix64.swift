@@ -1,0 +1,26 @@
+/// A small deterministic generator (SplitMix64) for jitter: cores take a seed, never a system RNG.
+public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
+    public private(set) var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in 0..<1.
+    public mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    /// Uniform in `range`.
+    public mutating func next(in range: ClosedRange<Int>) -> Int {
+        let span = UInt64(range.upperBound - range.lowerBound + 1)
+        return range.lowerBound + Int(next() % span)
+    }
+
+    /// True with probability `percent` / 100.
+    public mutating func chance(_ percent: Double) -> Bool { percent > 0 && nextUnit() * 100 < percent }
+}
