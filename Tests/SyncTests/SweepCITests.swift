@@ -31,6 +31,10 @@ struct SweepCITests {
         "watch-offline-three-weeks.scenario": 10, // 1.23 s (3 weeks)
         "watch-out-of-range.scenario": 12,        // 0.98 s
         "week-with-monday-summary.scenario": 5,   // 2.4 s (7 days)
+        "complication-60-pushes.scenario": 30,    // 0.39 s
+        "phone-crash-mid-file.scenario": 24,      // 0.5 s
+        "run-detection-starts-workout.scenario": 60, // 0.2 s
+        "stranger-wrong-secret.scenario": 150,    // 0.08 s
     ]
     /// Scenarios added to the library later.
     static let defaultSeeds = 5

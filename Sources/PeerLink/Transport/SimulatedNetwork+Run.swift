@@ -134,7 +134,11 @@ extension SimulatedNetwork {
     func transmit(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8]) {
         let to = role.peer
         let dir = "\(role)>\(to)"
-        guard var l = link, l.id == id else { return }  // a raw connection's answers, or a closed one
+        if rawConnections.contains(id) {
+            rawReplies[id, default: []] += bytes  // a raw connection's answers: kept for `rawReply`
+            return
+        }
+        guard var l = link, l.id == id else { return }  // a closed connection
         var bytes = bytes
         var cutAfter = false
         if let limit = faults.closeAfterBytes, l.bytesCarried + bytes.count >= limit {

@@ -63,6 +63,8 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     var link: SimLink?
     /// Connections opened to the phone by `injectConnection` (raw bytes, not a node).
     var rawConnections: Set<ConnectionID> = []
+    /// What the phone wrote on each raw connection (see `rawReply(_:)`).
+    var rawReplies: [ConnectionID: [UInt8]] = [:]
     var connecting = false
     /// Per direction: when the wire is free again (bandwidth) and the last in-order arrival.
     var wireFreeAt: [DeviceRole: EpochMs] = [.phone: 0, .watch: 0]
@@ -129,19 +131,23 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// Opens a connection to the phone that is not the watch and sends it `bytes` (garbage,
     /// a stranger's handshake…). Returns its connection id.
     @discardableResult
-    public func injectConnection(bytes: [UInt8]) -> ConnectionID {
+    /// `direct`: the bytes arrive at once (a connection that does not cross the faulty link).
+    public func injectConnection(bytes: [UInt8], direct: Bool = false) -> ConnectionID {
         let id = nextConnection
         nextConnection += 1
         rawConnections.insert(id)
         note("\(now) raw connection \(id) opened (\(bytes.count) bytes)")
         phone.connectionOpened(id, isInitiator: false, nonce: nonce(), now: now)
         route(.phone)
-        queue.push(now + faults.latencyMs, .bytes(conn: id, to: .phone, generation: generation[.phone]!, bytes: bytes))
+        queue.push(now + (direct ? 0 : faults.latencyMs), .bytes(conn: id, to: .phone, generation: generation[.phone]!, bytes: bytes))
         return id
     }
 
     /// True while the raw connection `id` is still open at the phone.
     public func isRawConnectionOpen(_ id: ConnectionID) -> Bool { rawConnections.contains(id) }
+
+    /// The bytes the phone wrote on the raw connection `id` so far.
+    public func rawReply(_ id: ConnectionID) -> [UInt8] { rawReplies[id] ?? [] }
 
     // MARK: - Commands
 

@@ -115,6 +115,19 @@ public final class SimDriver: ScenarioDriver {
         return dropped
     }
 
+    /// Opens a raw connection to the phone (not through the link's faults), sends `bytes`,
+    /// and returns what the phone wrote on it until it closed it, at this virtual instant (as
+    /// process mode reads it in real time while the virtual clocks stand still). A killed
+    /// phone refuses the connection: nothing comes back.
+    public func injectStranger(_ bytes: [UInt8]) throws -> [UInt8] {
+        lastQuiet = nil
+        let n = try net()
+        guard !n.isDown(.phone) else { return [] }
+        let id = n.injectConnection(bytes: bytes, direct: true)
+        n.advance(to: n.now)
+        return n.rawReply(id)
+    }
+
     // MARK: - Commands and time
 
     public func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError> {
