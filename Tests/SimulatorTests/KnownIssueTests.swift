@@ -25,13 +25,13 @@ struct KnownIssueTests {
         }
     }
 
-    /// The watch's store goes back to before it queued transfers the phone has delivered; its
-    /// next transfer reuses a seq the phone already passed, so the phone drops it as a
+    /// The phone's store goes back to before it queued transfers the watch has delivered; its
+    /// next transfer reuses a seq the watch already passed, so the watch drops it as a
     /// duplicate and acknowledges it: acknowledged, never delivered.
-    /// Replay: `sync-sim sweep FILE --seed 1 --faults "@3m40s rollback watch"`.
+    /// Replay: `sync-sim sweep FILE --seed 1 --faults "@3m40s rollback phone"`.
     @Test func aSenderWhoseStoreWentBackDoesNotReuseDeliveredSeqs() throws {
         let scenario = try SimTest.scenario(Self.shortRun)
-        let o = SeedSweep.run(scenario, seed: 1, faults: try FaultSchedule.parse("@3m40s rollback watch"))
+        let o = SeedSweep.run(scenario, seed: 1, faults: try FaultSchedule.parse("@3m40s rollback phone"))
         withKnownIssue("a rolled-back sender reuses user-info seqs its peer already delivered") {
             #expect(o.passed, "\(o.problems)")
         }

@@ -145,16 +145,16 @@ struct SimDriverTests {
     }
 
     @Test func aRollbackUndoesTheLastCommitsAndThePeerResends() throws {
+        // Only the watch writes: the phone's rollback loses what it received, its receive log
+        // goes back, and the watch resends. (A node losing its own writes is a known issue.)
         let (r, _) = try SimTest.run("""
             07:00:00 watch settings step-goal 7000
-            07:00:10 phone settings step-goal 7500
             07:01:00 expect converged
             07:02:00 rollback phone
             07:04:00 expect converged
-            +0s expect phone settings step-goal == 7500
+            +0s expect phone settings step-goal == 7000
             """)
-        // The scenario's own checks; what the ledger says about rollbacks is in KnownIssueTests.
-        #expect(r.error == nil && r.checks.filter { $0.location != nil }.allSatisfy(\.passed), "\(r.text())")
+        #expect(r.passed, "\(r.text())")
         let line = try #require(r.timeline.first { $0.contains("roll back the store of phone by") })
         #expect(!line.contains("by 0 commits"), "\(line)")
     }
