@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PeerLink
 import Shared
 import Simulator
@@ -8,7 +11,8 @@ import Simulator
 ///   rate every second (3,600 samples), then `expect converged`, in process mode (real
 ///   `phone-node` and `watch-node` next to `sync-bench`, the fault proxy between them).
 /// - `workout_hour_wall_ms_sim`: the same scenario in sim mode (one process).
-/// - `sweep_seeds_per_min`: sim-mode runs of the morning run with random fault schedules.
+/// - `sweep_seeds_per_min`: sim-mode runs of the morning run with random fault schedules
+///   (`sync-sim sweep`), on as many threads as there are processors, without shrinking.
 let simSuite = BenchSuite(name: "sim") { quick in
     let minutes = quick ? 5 : 60
     let text = """
@@ -29,8 +33,29 @@ let simSuite = BenchSuite(name: "sim") { quick in
         "workout_hour_wall_ms_process": .int(wallMs),
         "workout_hour_steps": .int(Int64(r.stepsRun)),
     ]
-    figures["workout_hour_wall_ms_sim"] = .string("not measured: sim mode not built yet")
-    figures["sweep_seeds_per_min"] = .string("not measured: sweeps not built yet")
+
+    let simStart = monotonicNs()
+    let s = SimConductor().run(scenario)
+    figures["workout_hour_wall_ms_sim"] = .int(Int64((monotonicNs() - simStart) / 1_000_000))
+    guard s.passed else { throw BenchFailure(message: "the workout scenario failed in sim mode:\n\(s.text())") }
+    guard s.phoneDigest == r.phoneDigest else {
+        throw BenchFailure(message: "sim and process mode ended with different digests (\(s.phoneDigest ?? "?") vs \(r.phoneDigest ?? "?"))")
+    }
+
+    let path = "scenarios/morning-run.scenario"
+    guard let morningText = readTextFile(path) else { throw BenchFailure(message: "cannot read \(path) (run from the repository root)") }
+    let morning = try ScenarioParser.parse(morningText, file: path)
+    let jobs = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let seedCount = quick ? 8 : 200
+    var options = SweepOptions()
+    options.shrinks = false
+    let sweepStart = monotonicNs()
+    let outcomes = SweepSession(scenario: morning, seeds: SeedSweep.seeds(from: 1, count: seedCount), options: options, jobs: jobs).run()
+    let sweepMs = max(1, Double(monotonicNs() - sweepStart) / 1_000_000)
+    figures["sweep_seeds"] = .int(Int64(seedCount))
+    figures["sweep_threads"] = .int(Int64(jobs))
+    figures["sweep_failed_seeds"] = .int(Int64(outcomes.filter { !$0.passed }.count))
+    figures["sweep_seeds_per_min"] = .int(Int64(Double(seedCount) * 60_000 / sweepMs))
     return figures
 }
 

@@ -7,16 +7,37 @@ import Simulator
 
 let usage = """
     usage: sync-sim [FILE…] [options]      replay scenarios against phone-node and watch-node
+           sync-sim sweep FILE --seeds N [--from S] [--shard i/n] [--jobs J]
+           sync-sim sweep FILE --seed S [--faults "…"]
 
     With no FILE, runs scenarios/morning-run.scenario.
     The last line is always `N passed, M failed`; the exit status is 0 only when all passed.
 
     options:
+      --mode process|sim  process: real phone-node and watch-node over TCP (default);
+                          sim: both apps in this process on the simulated network (deterministic)
       --json          print the report as one JSON object (the summary line still ends it)
       --junit PATH    also write a JUnit XML report to PATH (one test case per scenario)
-      --keep          keep the nodes' state directories (printed in the report)
+      --keep          keep the nodes' state directories (printed in the report; process mode)
       --bin DIR       where phone-node and watch-node are (default: next to sync-sim)
       --help          this text
+
+    sweep: runs FILE in sim mode once per seed with a random fault schedule (partitions, loss,
+    duplication, reordering, latency, bandwidth, slicing, close-after, resets, kill/crash,
+    clock bumps/drift/freeze, corruption/rollback; which classes are on is drawn per seed),
+    then clears the faults, restarts both nodes and checks convergence, that no acknowledged
+    user-info transfer was lost or delivered twice, and that each node's clock and seq only
+    went forward. A failure prints the seed, its faults, a shrunk minimal fault list and the
+    commands that replay it.
+      --seeds N       how many seeds (default 100), starting at --from S (default 1)
+      --shard i/n     only every n-th seed of the range, starting at the i-th (1 ≤ i ≤ n)
+      --seed S        one seed (replay); with --faults "…" its schedule is replaced
+      --faults "…"    faults `@OFFSET ACTION [for D]` separated by `;` (see docs/SCENARIOS.md)
+      --jobs J        threads (default 2)
+      --classes LIST  only these fault classes (comma-separated): partition, lossy, latency,
+                      bandwidth, slicing, close-after, resets, kills, clocks, corruption, rollback
+      --without LIST  all fault classes but these
+      --no-shrink     do not shrink failing schedules
     """
 
 struct Options {
@@ -25,26 +46,77 @@ struct Options {
     var junit: String?
     var keep = false
     var bin = executableDirectory()
+    var mode = "process"
+    var sweep = false
+    var seeds = 100
+    var from: UInt64 = 1
+    var seed: UInt64?
+    var shard: (index: Int, of: Int)?
+    var faults: String?
+    var jobs = 2
+    var shrink = true
+    var classes = Set(FaultClass.allCases)
 }
 
 func parse(_ args: [String]) throws -> Options? {
     var o = Options()
     var i = 0
-    while i < args.count {
-        let a = args[i]
+    var rest = args
+    if rest.first == "sweep" {
+        o.sweep = true
+        o.mode = "sim"
+        rest.removeFirst()
+    }
+    func value(_ a: String) throws -> String {
+        guard i + 1 < rest.count else { throw UsageError("\(a) needs a value") }
+        i += 1
+        return rest[i]
+    }
+    while i < rest.count {
+        let a = rest[i]
         switch a {
         case "--help", "-h": return nil
         case "--json": o.json = true
         case "--keep": o.keep = true
-        case "--junit", "--bin":
-            guard i + 1 < args.count else { throw UsageError("\(a) needs a value") }
-            i += 1
-            if a == "--junit" { o.junit = args[i] } else { o.bin = args[i] }
+        case "--no-shrink": o.shrink = false
+        case "--mode":
+            let m = try value(a)
+            guard ["process", "sim"].contains(m), !o.sweep || m == "sim" else { throw UsageError("--mode takes process or sim (a sweep runs in sim mode)") }
+            o.mode = m
+        case "--junit": o.junit = try value(a)
+        case "--bin": o.bin = try value(a)
+        case "--seeds":
+            guard let n = Int(try value(a)), n >= 0 else { throw UsageError("--seeds takes a count") }
+            o.seeds = n
+        case "--from":
+            guard let s = UInt64(try value(a)) else { throw UsageError("--from takes a seed (unsigned integer)") }
+            o.from = s
+        case "--seed":
+            guard let s = UInt64(try value(a)) else { throw UsageError("--seed takes an unsigned integer") }
+            o.seed = s
+        case "--shard":
+            guard let s = SeedSweep.parseShard(try value(a)) else { throw UsageError("--shard takes i/n with 1 ≤ i ≤ n") }
+            o.shard = s
+        case "--faults": o.faults = try value(a)
+        case "--classes", "--without":
+            guard let list = FaultClass.list(try value(a)) else {
+                throw UsageError("\(a) takes fault classes separated by commas: \(FaultClass.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            o.classes = a == "--classes" ? Set(list) : Set(FaultClass.allCases).subtracting(list)
+        case "--jobs":
+            guard let j = Int(try value(a)), j >= 1 else { throw UsageError("--jobs takes a positive count") }
+            o.jobs = j
         default:
             if a.hasPrefix("-") { throw UsageError("unknown option '\(a)' (see --help)") }
             o.files.append(a)
         }
         i += 1
+    }
+    if o.sweep {
+        guard o.files.count == 1 else { throw UsageError("sweep takes one scenario FILE") }
+        if o.faults != nil && o.seed == nil { throw UsageError("--faults goes with --seed S") }
+    } else if o.faults != nil || o.seed != nil || o.shard != nil {
+        throw UsageError("--seed, --faults and --shard go with `sync-sim sweep`")
     }
     if o.files.isEmpty { o.files = ["scenarios/morning-run.scenario"] }
     return o
@@ -62,23 +134,30 @@ do {
     exit(2)
 }
 
+if options.sweep { exit(runSweep(options)) }
+
 var results: [ScenarioResult] = []
 for file in options.files {
     guard let text = readTextFile(file) else {
         StandardError.write("sync-sim: error: cannot read \(file)\n")
-        results.append(.failedBeforeRunning(file: file, mode: "process", error: "cannot read \(file)"))
+        results.append(.failedBeforeRunning(file: file, mode: options.mode, error: "cannot read \(file)"))
         continue
     }
     do {
         let scenario = try ScenarioParser.parse(text, file: file)
-        var co = ConductorOptions(binDirectory: options.bin)
-        co.keepState = options.keep
-        let r = ProcessConductor(options: co).run(scenario)
+        let r: ScenarioResult
+        if options.mode == "sim" {
+            r = SimConductor().run(scenario)
+        } else {
+            var co = ConductorOptions(binDirectory: options.bin)
+            co.keepState = options.keep
+            r = ProcessConductor(options: co).run(scenario)
+        }
         results.append(r)
         if !options.json { print(r.text()) }
     } catch {
         StandardError.write("\(error)\n")
-        results.append(.failedBeforeRunning(file: file, mode: "process", error: "\(error)"))
+        results.append(.failedBeforeRunning(file: file, mode: options.mode, error: "\(error)"))
         if !options.json { print("FAIL \(file)\n  \(error)") }
     }
 }

@@ -40,24 +40,24 @@ extension SimulatedNetwork {
     func nextTime() -> EpochMs? {
         var t = queue.nextTime
         func consider(_ x: EpochMs?, _ role: DeviceRole) {
-            guard var x else { return }
+            guard var x, !down.contains(role) else { return }
             if x <= tickedAt[role]! { x = tickedAt[role]! + 1 }
             t = min(t ?? x, x)
         }
-        consider(phone.nextDeadline, .phone)
-        consider(watch.nextDeadline, .watch)
+        consider(deadline(.phone), .phone)
+        consider(deadline(.watch), .watch)
         return t
     }
 
     /// Handles every event due now, then the nodes' timers and the watch's connect.
     func runDue() {
         while let t = queue.nextTime, t <= now, let (_, e) = queue.pop() { handle(e) }
-        if let d = phone.nextDeadline, d <= now, tickedAt[.phone]! < now {
+        if !down.contains(.phone), let d = deadline(.phone), d <= now, tickedAt[.phone]! < now {
             tickedAt[.phone] = now
             phone.tick(now: now)
             route(.phone)
         }
-        if let d = watch.nextDeadline, d <= now, tickedAt[.watch]! < now {
+        if !down.contains(.watch), let d = deadline(.watch), d <= now, tickedAt[.watch]! < now {
             tickedAt[.watch] = now
             maybeConnect()
             watch.tick(now: now)
@@ -66,7 +66,7 @@ extension SimulatedNetwork {
     }
 
     func maybeConnect() {
-        guard !connecting, let due = watch.ctx.session.nextConnectAtMs, due <= now else { return }
+        guard !connecting, !down.contains(.watch), let due = watch.ctx.session.nextConnectAtMs, due <= now else { return }
         connecting = true
         watch.connectStarted(now: now)
         queue.push(now + faults.latencyMs, .connectDone(watchGeneration: generation[.watch]!))
@@ -77,8 +77,8 @@ extension SimulatedNetwork {
         case .connectDone(let g):
             guard g == generation[.watch] else { return }
             connecting = false
-            guard isLinkUp, link == nil else {
-                trace.append("\(now) connect failed")
+            guard isLinkUp, link == nil, !down.contains(.phone) else {
+                note("\(now) connect failed")
                 watch.connectFailed(now: now)
                 route(.watch)
                 return
@@ -87,17 +87,17 @@ extension SimulatedNetwork {
             nextConnection += 1
             link = SimLink(id: id)
             lastArrival = [.phone: now, .watch: now]
-            trace.append("\(now) connect \(id)")
+            note("\(now) connect \(id)")
             phone.connectionOpened(id, isInitiator: false, nonce: nonce(), now: now)
             watch.connectionOpened(id, isInitiator: true, nonce: nonce(), now: now)
             route(.phone)
             route(.watch)
         case .bytes(let conn, let to, let g, let bytes):
-            guard g == generation[to] else { return }
+            guard g == generation[to], !down.contains(to) else { return }
             if to == .phone { phone.received(conn, bytes[...], now: now) } else { watch.received(conn, bytes[...], now: now) }
             route(to)
         case .closed(let conn, let to, let g):
-            guard g == generation[to] else { return }
+            guard g == generation[to], !down.contains(to) else { return }
             if to == .phone { phone.connectionClosed(conn, now: now) } else { watch.connectionClosed(conn, now: now) }
             route(to)
         }
@@ -107,6 +107,8 @@ extension SimulatedNetwork {
 
     /// Carries out what a node asked for.
     func route(_ role: DeviceRole) {
+        deadlines[role == .phone ? 0 : 1] = nil
+        observer?(role)
         while true {
             let outputs = role == .phone ? phone.drainOutput() : watch.drainOutput()
             if outputs.isEmpty { return }
@@ -132,7 +134,11 @@ extension SimulatedNetwork {
     func transmit(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8]) {
         let to = role.peer
         let dir = "\(role)>\(to)"
-        guard var l = link, l.id == id else { return }  // a raw connection's answers, or a closed one
+        if rawConnections.contains(id) {
+            rawReplies[id, default: []] += bytes  // a raw connection's answers: kept for `rawReply`
+            return
+        }
+        guard var l = link, l.id == id else { return }  // a closed connection
         var bytes = bytes
         var cutAfter = false
         if let limit = faults.closeAfterBytes, l.bytesCarried + bytes.count >= limit {
@@ -144,24 +150,25 @@ extension SimulatedNetwork {
         let kind = frameKind(bytes)
         var start = max(now, wireFreeAt[role]!)
         if let bw = faults.bytesPerMs, bw > 0 { start += EpochMs((bytes.count + bw - 1) / bw) }
+        if let bps = faults.bytesPerSecond, bps > 0 { start += (EpochMs(bytes.count) * 1000 + bps - 1) / bps }
         wireFreeAt[role] = start
         var arrival = start + faults.latencyMs + (faults.jitterMs > 0 ? EpochMs(rng.next() % UInt64(faults.jitterMs + 1)) : 0)
         let g = generation[to]!
         if !cutAfter, rng.chance(faults.lossPercent) {
-            trace.append("\(now) \(dir) \(kind) \(FrameFate.dropped.rawValue)")
+            note("\(now) \(dir) \(kind) \(FrameFate.dropped.rawValue)")
         } else if !cutAfter, rng.chance(faults.reorderPercent) {
-            trace.append("\(now) \(dir) \(kind) \(FrameFate.reordered.rawValue)")
+            note("\(now) \(dir) \(kind) \(FrameFate.reordered.rawValue)")
             schedule(bytes, id, to: to, generation: g, at: arrival + faults.latencyMs + 1 + EpochMs(rng.next() % 20))
         } else {
             arrival = max(arrival, lastArrival[to]!)
             lastArrival[to] = arrival
             let dup = !cutAfter && rng.chance(faults.duplicatePercent)
-            trace.append("\(now) \(dir) \(kind) \((dup ? FrameFate.duplicated : .delivered).rawValue)")
+            note("\(now) \(dir) \(kind) \((dup ? FrameFate.duplicated : .delivered).rawValue)")
             schedule(bytes, id, to: to, generation: g, at: arrival)
             if dup { schedule(bytes, id, to: to, generation: g, at: arrival) }
         }
         if cutAfter {
-            trace.append("\(now) closed after \(l.bytesCarried) bytes")
+            note("\(now) closed after \(l.bytesCarried) bytes")
             link = nil
             let at = max(now, lastArrival[to]!, lastArrival[role]!)
             queue.push(at, .closed(conn: id, to: to, generation: g))
@@ -184,10 +191,10 @@ extension SimulatedNetwork {
     /// A node closed a connection: it sees the close now; the peer after what was sent arrives.
     func close(from role: DeviceRole, _ id: ConnectionID, reason: String) {
         if rawConnections.remove(id) != nil {
-            trace.append("\(now) raw connection \(id) closed: \(reason)")
+            note("\(now) raw connection \(id) closed: \(reason)")
         } else {
             guard let l = link, l.id == id else { return }
-            trace.append("\(now) \(role) closes \(id): \(reason)")
+            note("\(now) \(role) closes \(id): \(reason)")
             link = nil
             queue.push(max(now, lastArrival[role.peer]!) + faults.latencyMs, .closed(conn: id, to: role.peer, generation: generation[role.peer]!))
         }

@@ -45,6 +45,13 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     public internal(set) var logs: [String] = []
     /// Set when a node's store failed to commit.
     public internal(set) var fatal: String?
+    /// The nodes that are killed and not restarted yet (see `kill(_:)`).
+    public internal(set) var down: Set<DeviceRole> = []
+    /// Called after every entry point of a node (its batch committed, before its frames go
+    /// out): lets an observer look at the node's state step by step.
+    public var observer: ((DeviceRole) -> Void)?
+    /// False: `trace` is not kept (sweeps that only need the outcome run faster).
+    public var recordsTrace = true
 
     let phoneSetup: NodeSetup<Phone>
     let watchSetup: NodeSetup<Watch>
@@ -56,11 +63,15 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     var link: SimLink?
     /// Connections opened to the phone by `injectConnection` (raw bytes, not a node).
     var rawConnections: Set<ConnectionID> = []
+    /// What the phone wrote on each raw connection (see `rawReply(_:)`).
+    var rawReplies: [ConnectionID: [UInt8]] = [:]
     var connecting = false
     /// Per direction: when the wire is free again (bandwidth) and the last in-order arrival.
     var wireFreeAt: [DeviceRole: EpochMs] = [.phone: 0, .watch: 0]
     var lastArrival: [DeviceRole: EpochMs] = [.phone: 0, .watch: 0]
     var tickedAt: [DeviceRole: EpochMs] = [.phone: -1, .watch: -1]
+    /// Per node (phone, watch): its deadlines as of its last entry point (see `deadline`).
+    var deadlines: [(all: EpochMs?, work: EpochMs?)?] = [nil, nil]
 
     /// Builds both nodes over empty stores at `startMs`.
     public init(seed: UInt64, startMs: EpochMs, phone phoneSetup: NodeSetup<Phone>, watch watchSetup: NodeSetup<Watch>) throws {
@@ -68,6 +79,8 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         self.phoneSetup = phoneSetup
         self.watchSetup = watchSetup
         rng = SplitMix64(seed: seed)
+        phoneStore.undoJournalLimit = Self.undoJournalCommits
+        watchStore.undoJournalLimit = Self.undoJournalCommits
         var r = rng
         phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: startMs, rng: &r)
         watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: startMs, rng: &r)
@@ -75,6 +88,9 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         route(.phone)
         route(.watch)
     }
+
+    /// How many of its latest commits each store can undo (`rollBack(_:commits:)`).
+    public static var undoJournalCommits: Int { 256 }
 
     static func build<App: NodeApp>(_ s: NodeSetup<App>, role: DeviceRole, store: MemoryStore, files: MemoryFileStorage, now: EpochMs,
                                     rng: inout SplitMix64) throws -> NodeEngine<App> {
@@ -96,59 +112,42 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     public func setLink(up: Bool) {
         guard up != isLinkUp else { return }
         isLinkUp = up
-        trace.append("\(now) link \(up ? "up" : "down")")
+        note("\(now) link \(up ? "up" : "down")")
         if !up { cut(reason: "link down") }
     }
 
     /// Resets the current connection (both sides see it close at once); the watch reconnects.
     public func resetConnection() {
-        trace.append("\(now) reset")
+        note("\(now) reset")
         cut(reason: "connection reset")
     }
 
     /// Kills `role` (kill -9) and starts it again over the same store and files.
     public func crash(_ role: DeviceRole) throws {
-        trace.append("\(now) crash \(role)")
-        generation[role, default: 0] += 1
-        queue.removeAll { e in
-            switch e {
-            case .bytes(_, let to, _, _), .closed(_, let to, _): to == role
-            case .connectDone: role == .watch
-            }
-        }
-        if role == .watch { connecting = false }
-        if let l = link {
-            link = nil
-            // The kernel closes the dead process's sockets: the peer sees the close.
-            queue.push(max(now, lastArrival[role.peer] ?? now) + faults.latencyMs, .closed(conn: l.id, to: role.peer, generation: generation[role.peer]!))
-        }
-        tickedAt[role] = -1
-        var r = rng
-        if role == .phone {
-            phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: now, rng: &r)
-        } else {
-            watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: now, rng: &r)
-        }
-        rng = r
-        route(role)
+        kill(role, note: "crash")
+        try restart(role, note: nil)
     }
 
     /// Opens a connection to the phone that is not the watch and sends it `bytes` (garbage,
     /// a stranger's handshake…). Returns its connection id.
     @discardableResult
-    public func injectConnection(bytes: [UInt8]) -> ConnectionID {
+    /// `direct`: the bytes arrive at once (a connection that does not cross the faulty link).
+    public func injectConnection(bytes: [UInt8], direct: Bool = false) -> ConnectionID {
         let id = nextConnection
         nextConnection += 1
         rawConnections.insert(id)
-        trace.append("\(now) raw connection \(id) opened (\(bytes.count) bytes)")
+        note("\(now) raw connection \(id) opened (\(bytes.count) bytes)")
         phone.connectionOpened(id, isInitiator: false, nonce: nonce(), now: now)
         route(.phone)
-        queue.push(now + faults.latencyMs, .bytes(conn: id, to: .phone, generation: generation[.phone]!, bytes: bytes))
+        queue.push(now + (direct ? 0 : faults.latencyMs), .bytes(conn: id, to: .phone, generation: generation[.phone]!, bytes: bytes))
         return id
     }
 
     /// True while the raw connection `id` is still open at the phone.
     public func isRawConnectionOpen(_ id: ConnectionID) -> Bool { rawConnections.contains(id) }
+
+    /// The bytes the phone wrote on the raw connection `id` so far.
+    public func rawReply(_ id: ConnectionID) -> [UInt8] { rawReplies[id] ?? [] }
 
     // MARK: - Commands
 

@@ -8,6 +8,8 @@ public struct NetworkFaults: Sendable, Equatable {
     public var jitterMs: Int64 = 0
     /// Bandwidth per direction in bytes per millisecond; nil for unlimited.
     public var bytesPerMs: Int? = nil
+    /// Bandwidth per direction in bytes per second (for rates below 1 byte/ms); nil for unlimited.
+    public var bytesPerSecond: Int64? = nil
     /// Frames lost.
     public var lossPercent: Double = 0
     /// Frames delivered twice.

@@ -2,6 +2,8 @@
 ///
 /// It outlives the node that uses it, so a simulated `kill -9` (dropping the node) keeps
 /// exactly what was committed. `corrupt()` makes the next `NodeStoreOpener` find it damaged.
+/// With `undoJournalLimit` above zero it remembers how to undo its last commits, so
+/// `rollBack(commits:)` can model a write-ahead log that lost its tail.
 public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     // Unchecked: used by one serial owner (the simulator's loop), like the SQLite store.
     private var tables: [StoreTable: [[UInt8]: [UInt8]]] = [:]
@@ -11,19 +13,47 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     public private(set) var commitCount = 0
     /// Bytes of keys and values written so far.
     public private(set) var bytesWritten = 0
+    /// How many of the latest commits `rollBack(commits:)` can undo (0: no journal is kept).
+    public var undoJournalLimit = 0 {
+        didSet { trimJournal() }
+    }
+    /// Per commit, newest last: what each touched row held before it (nil: absent), in order.
+    private var journal: [[UndoEntry]] = []
+
+    /// One row's value before a commit changed it; `table` alone (no key) for a cleared table.
+    private enum UndoEntry {
+        case row(StoreTable, key: [UInt8], previous: [UInt8]?)
+        case table(StoreTable, previous: [[UInt8]: [UInt8]]?)
+    }
 
     public init() {}
 
     public func commit(_ batch: WriteBatch) throws {
         commitCount += 1
+        let journaling = undoJournalLimit > 0
+        var undo: [UndoEntry] = []
+        if journaling { undo.reserveCapacity(batch.writes.count) }
         for w in batch.writes {
             switch w {
             case .put(let t, let k, let v):
-                tables[t, default: [:]][k] = v
+                if journaling {
+                    let old = tables[t, default: [:]].updateValue(v, forKey: k)
+                    undo.append(.row(t, key: k, previous: old))
+                } else {
+                    tables[t, default: [:]][k] = v
+                }
                 bytesWritten += k.count + v.count
-            case .delete(let t, let k): tables[t]?[k] = nil
-            case .clear(let t): tables[t] = nil
+            case .delete(let t, let k):
+                let old = tables[t]?.removeValue(forKey: k)
+                if journaling { undo.append(.row(t, key: k, previous: old)) }
+            case .clear(let t):
+                if journaling { undo.append(.table(t, previous: tables[t])) }
+                tables[t] = nil
             }
+        }
+        if journaling {
+            journal.append(undo)
+            trimJournal()
         }
     }
 
@@ -44,8 +74,38 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     public func reset() {
         tables = [:]
         isCorrupt = false
+        journal = []
     }
 
     /// Number of rows in `table`.
     public func count(_ table: StoreTable) -> Int { tables[table]?.count ?? 0 }
+
+    // MARK: - Rollback
+
+    /// How many commits `rollBack(commits:)` can undo now.
+    public var undoableCommits: Int { journal.count }
+
+    /// Undoes the last `n` commits (at most `undoableCommits`), newest first, as when a
+    /// write-ahead log loses its tail: the store stays consistent but older. Returns how many
+    /// commits were undone.
+    @discardableResult
+    public func rollBack(commits n: Int) -> Int {
+        let count = min(max(0, n), journal.count)
+        for _ in 0..<count {
+            let undo = journal.removeLast()
+            for entry in undo.reversed() {
+                switch entry {
+                case .row(let t, let k, let previous):
+                    if let p = previous { tables[t, default: [:]][k] = p } else { tables[t]?[k] = nil }
+                case .table(let t, let previous):
+                    tables[t] = previous
+                }
+            }
+        }
+        return count
+    }
+
+    private func trimJournal() {
+        if journal.count > undoJournalLimit { journal.removeFirst(journal.count - undoJournalLimit) }
+    }
 }

@@ -26,6 +26,8 @@ public struct ScenarioResult: Sendable {
     public var notes: [String] = []
     /// The message timeline: which frames crossed, when, which were dropped or retried.
     public var timeline: [String] = []
+    /// SHA-256 (hex) of the run's trace, in a deterministic mode (sim): equal for equal runs.
+    public var traceHash: String?
 
     /// A result that failed before it ran (unreadable or invalid file).
     public static func failedBeforeRunning(file: String, mode: String, error: String) -> ScenarioResult {
@@ -55,6 +57,7 @@ public struct ScenarioResult: Sendable {
         }
         if failuresHidden > 0 { lines.append("  … and \(failuresHidden) more failures (see --json)") }
         if let e = error { lines.append("  error: \(e)") }
+        if let h = traceHash { lines.append("  trace: \(h)") }
         for n in notes { lines.append("  note: \(n)") }
         return lines.joined(separator: "\n")
     }
@@ -72,6 +75,7 @@ public struct ScenarioResult: Sendable {
         if let e = error { v["error"] = .string(e) }
         if let p = phoneDigest { v["phoneDigest"] = .string(p) }
         if let w = watchDigest { v["watchDigest"] = .string(w) }
+        if let h = traceHash { v["traceHash"] = .string(h) }
         v["timeline"] = .array(timeline.map { .string($0) })
         v["notes"] = .array(notes.map { .string($0) })
         return .dictionary(v)

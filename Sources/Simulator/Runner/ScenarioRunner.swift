@@ -41,9 +41,11 @@ public final class ScenarioRunner {
             result.error = "\(error)"
         }
         result.virtualMs = nowMs - scenario.startMs
+        result.checks += driver.finalChecks()
         result.passed = result.error == nil && result.checks.allSatisfy(\.passed)
         timeline += driver.takeTimeline()
         result.timeline = timeline
+        result.traceHash = driver.traceHash(timeline: timeline)
         result.notes += driver.stop(keepState: keepState || !result.passed)
         result.wallMs = ChildProcess.monotonicMs() - wallStart
         return result

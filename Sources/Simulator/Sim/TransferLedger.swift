@@ -1,0 +1,231 @@
+import PeerLink
+import Shared
+
+/// Follows every user-info transfer between the two simulated nodes, from the sender's
+/// durable outbox to the receiver's receive log, across crashes, store resets and rollbacks.
+///
+/// It watches each node after every entry point (the batch committed, before its frames go
+/// out), so a transfer is always seen queued before the peer can deliver it:
+/// - **queued**: a new seq in the sender's outbox (stream and payload read from its store);
+/// - **acknowledged**: the seq left the outbox while the sender's store kept its incarnation.
+///   Neither app cancels transfers, so this is `didFinishUserInfoTransfer` without error;
+/// - **delivered**: the receiver's receive log for that stream (same sender incarnation)
+///   moved past the seq. The receiver's delivery counter must move by as many transfers.
+///
+/// A delivery is *erased* when the receiver's store lost it: a store reset after corruption
+/// (its receive logs start empty) or a rollback that took its log back past the seq. An
+/// erased delivery does not count, so a later redelivery of an unacknowledged transfer is not
+/// a duplicate; an acknowledged transfer whose delivery was erased cannot be sent again by
+/// design (the sender learns `peerLostData` at the next handshake and its replica resends),
+/// so it is not counted as lost either: convergence is what checks that its data came back.
+public struct TransferLedger: Sendable {
+    /// One transfer: the sender, its store incarnation, and the outbox seq.
+    public struct Key: Hashable, Sendable, CustomStringConvertible {
+        public var sender: DeviceRole
+        public var incarnation: UInt64
+        public var seq: UInt64
+        public var description: String { "\(sender)→\(sender.peer) u\(seq) (store \(String(incarnation, radix: 16).prefix(6)))" }
+    }
+
+    /// What is known about one transfer.
+    public struct Entry: Sendable {
+        public var stream: UserInfoStream
+        /// FNV-1a of the encoded payload (tells a resent transfer from a new one on a reused seq).
+        public var payloadHash: UInt64
+        public var queuedAtMs: EpochMs
+        public var acknowledged = false
+        /// Deliveries that the receiver's store still holds.
+        public var deliveries = 0
+        /// A delivery of it was erased by a reset or rollback of the receiver's store.
+        public var erased = false
+    }
+
+    struct SenderView {
+        var incarnation: UInt64
+        var nextSeq: UInt64
+        var outstanding: Set<UInt64>
+    }
+
+    struct ReceiverView {
+        var engine: ObjectIdentifier
+        var incarnation: UInt64
+        var peerIncarnation: UInt64
+        var delivered: [UInt64]
+        var deliveredCount: Int
+    }
+
+    public private(set) var entries: [Key: Entry] = [:]
+    /// Per sender, incarnation and stream: the seqs known, ascending.
+    var seqs: [StreamKey: [UInt64]] = [:]
+    var senders: [DeviceRole: SenderView] = [:]
+    var receivers: [DeviceRole: ReceiverView] = [:]
+    /// Broken rules, with the virtual time they were seen.
+    public private(set) var violations: [String] = []
+    /// Transfers queued, acknowledged, and deliveries seen (for reports).
+    public private(set) var queuedCount = 0
+    public private(set) var acknowledgedCount = 0
+    public private(set) var deliveredCount = 0
+    public private(set) var erasedCount = 0
+
+    struct StreamKey: Hashable { var sender: DeviceRole; var incarnation: UInt64; var stream: UserInfoStream }
+
+    public init() {}
+
+    // MARK: - Observation
+
+    /// Looks at `role`'s session after one of its entry points.
+    mutating func observe(_ role: DeviceRole, session: LinkSession, engine: ObjectIdentifier, store: MemoryStore, nowMs: EpochMs) {
+        observeSender(role, session: session, store: store, nowMs: nowMs)
+        observeReceiver(role, session: session, engine: engine, nowMs: nowMs)
+    }
+
+    /// The node's store was rolled back: its outbox and receive logs may be older now.
+    mutating func storeRolledBack(_ role: DeviceRole) {
+        senders[role]?.nextSeq = 0  // forces a fresh look at the outbox
+    }
+
+    mutating func observeSender(_ role: DeviceRole, session: LinkSession, store: MemoryStore, nowMs: EpochMs) {
+        let p = session.persistent
+        let count = session.outstandingUserInfoCount
+        if let v = senders[role], v.incarnation == p.incarnation, v.nextSeq == p.nextSeq, v.outstanding.count == count { return }
+        var view = senders[role].flatMap { $0.incarnation == p.incarnation ? $0 : nil }
+            ?? SenderView(incarnation: p.incarnation, nextSeq: 0, outstanding: [])
+        let now = Set(session.outstandingUserInfoTransfers.map(\.seq))
+        let added = now.subtracting(view.outstanding)
+        if !added.isEmpty {
+            let items = (try? LinkPersistence.load(from: store, newIncarnation: p.incarnation).outbox) ?? []
+            for item in items where added.contains(item.seq) {
+                queued(Key(sender: role, incarnation: p.incarnation, seq: item.seq), item, nowMs: nowMs)
+            }
+        }
+        for seq in view.outstanding.subtracting(now) {
+            observeAcknowledged(Key(sender: role, incarnation: p.incarnation, seq: seq))
+        }
+        view.nextSeq = p.nextSeq
+        view.outstanding = now
+        senders[role] = view
+    }
+
+    /// The transfer left the sender's outbox: `didFinishUserInfoTransfer` without error.
+    mutating func observeAcknowledged(_ key: Key) {
+        guard entries[key] != nil, !entries[key]!.acknowledged else { return }
+        entries[key]!.acknowledged = true
+        acknowledgedCount += 1
+    }
+
+    mutating func queued(_ key: Key, _ item: OutboxItem, nowMs: EpochMs) {
+        let hash = fnv1a64(item.encoded)
+        if let old = entries[key] {
+            if old.payloadHash == hash {
+                // The sender's store went back and holds it again: the same transfer, resent.
+                entries[key]!.acknowledged = false
+                if old.acknowledged { acknowledgedCount -= 1 }
+                return
+            }
+            if old.deliveries > 0 {
+                violations.append("\(nowMs) \(key): the sender reused a seq the receiver already delivered (its store went back); this new transfer can never be delivered")
+            }
+        } else {
+            queuedCount += 1
+        }
+        entries[key] = Entry(stream: item.stream, payloadHash: hash, queuedAtMs: nowMs)
+        let sk = StreamKey(sender: key.sender, incarnation: key.incarnation, stream: item.stream)
+        var list = seqs[sk] ?? []
+        if list.last.map({ $0 < key.seq }) ?? true { list.append(key.seq) } else if !list.contains(key.seq) {
+            list.insert(key.seq, at: list.firstIndex { $0 > key.seq } ?? list.endIndex)
+        }
+        seqs[sk] = list
+    }
+
+    mutating func observeReceiver(_ role: DeviceRole, session: LinkSession, engine: ObjectIdentifier, nowMs: EpochMs) {
+        let p = session.persistent
+        let logs: [UInt64] = [p.lastDeliveredFromPeer, p.lastComplicationDeliveredFromPeer]
+        let stat = session.stats.userInfoDelivered
+        guard var v = receivers[role] else {
+            receivers[role] = ReceiverView(engine: engine, incarnation: p.incarnation, peerIncarnation: p.peerIncarnation, delivered: logs, deliveredCount: stat)
+            return
+        }
+        if v.engine != engine {  // restarted: counters start again
+            v.engine = engine
+            v.deliveredCount = 0
+        }
+        let sender = role.peer
+        if v.incarnation != p.incarnation {
+            // The receiver's store was reset: every delivery it held is gone.
+            if v.peerIncarnation != 0 {
+                for s in UserInfoStream.allCases { erase(StreamKey(sender: sender, incarnation: v.peerIncarnation, stream: s), above: 0, through: UInt64.max) }
+            }
+            v.incarnation = p.incarnation
+            v.peerIncarnation = p.peerIncarnation
+            v.delivered = logs
+            v.deliveredCount = stat
+            receivers[role] = v
+            return
+        }
+        if v.peerIncarnation != p.peerIncarnation {
+            // A new sender store: its streams are counted from zero.
+            v.peerIncarnation = p.peerIncarnation
+            v.delivered = [0, 0]
+        }
+        // Transfers the receive logs moved past. Acknowledged ones among them were delivered
+        // before (to a store that has since lost them): the sender does not resend those, so
+        // the log passes them without a delivery, unless an old frame of one was still in flight.
+        var queued: [Key] = []
+        var passedAcknowledged: [Key] = []
+        for s in UserInfoStream.allCases {
+            let old = v.delivered[s.rawValue], new = logs[s.rawValue]
+            let sk = StreamKey(sender: sender, incarnation: p.peerIncarnation, stream: s)
+            if new > old {
+                for seq in seqs[sk, default: []] where seq > old && seq <= new {
+                    let key = Key(sender: sender, incarnation: p.peerIncarnation, seq: seq)
+                    if !entries[key]!.acknowledged { queued.append(key) } else if entries[key]!.deliveries == 0 { passedAcknowledged.append(key) }
+                }
+            } else if new < old {
+                erase(sk, above: new, through: old)
+            }
+        }
+        let delivered = stat - v.deliveredCount
+        if stat >= v.deliveredCount {
+            if delivered < queued.count {
+                violations.append("\(nowMs) \(role): its receive log passed \(queued.count) transfers still queued at the \(sender) but delivered only \(delivered)")
+            } else if delivered > queued.count + passedAcknowledged.count {
+                violations.append("\(nowMs) \(role): delivered \(delivered) user-info transfers but its receive logs passed only \(queued.count + passedAcknowledged.count) known ones")
+            }
+            for key in queued + passedAcknowledged.prefix(max(0, delivered - queued.count)) { deliver(key, nowMs: nowMs) }
+        }
+        v.delivered = logs
+        v.deliveredCount = stat
+        receivers[role] = v
+    }
+
+    /// Counts one delivery of `key`.
+    mutating func deliver(_ key: Key, nowMs: EpochMs) {
+        entries[key]!.deliveries += 1
+        deliveredCount += 1
+        if entries[key]!.deliveries > 1 { violations.append("\(nowMs) \(key): delivered twice") }
+    }
+
+    /// Erases the deliveries of `sk` in `(above, through]` (the receiver's store lost them).
+    mutating func erase(_ sk: StreamKey, above: UInt64, through: UInt64) {
+        for seq in seqs[sk, default: []] where seq > above && seq <= through {
+            let key = Key(sender: sk.sender, incarnation: sk.incarnation, seq: seq)
+            guard entries[key]!.deliveries > 0 else { continue }
+            entries[key]!.deliveries -= 1
+            entries[key]!.erased = true
+            erasedCount += 1
+        }
+    }
+
+    // MARK: - Verdict
+
+    /// Acknowledged transfers that the receiver never delivered (erased ones excepted).
+    public var lost: [Key] {
+        entries.filter { $0.value.acknowledged && $0.value.deliveries == 0 && !$0.value.erased }.map(\.key)
+            .sorted { ($0.sender.rawValue, $0.incarnation, $0.seq) < ($1.sender.rawValue, $1.incarnation, $1.seq) }
+    }
+
+    /// Every broken rule: the violations seen on the way and the lost transfers.
+    public var problems: [String] {
+        violations + lost.map { "\($0): acknowledged to the sender but never delivered" }
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PeerLink
+import Shared
+import Simulator
+
+/// `sync-sim sweep FILE …`: runs the seeds, prints a progress bar on a terminal, each failure
+/// with its replay commands, and the summary line. Returns the exit status.
+func runSweep(_ o: Options) -> Int32 {
+    let file = o.files[0]
+    guard let text = readTextFile(file) else {
+        StandardError.write("sync-sim: error: cannot read \(file)\n")
+        print("0 passed, 1 failed")
+        return 2
+    }
+    let scenario: Scenario
+    var faults: FaultSchedule?
+    do {
+        scenario = try ScenarioParser.parse(text, file: file)
+        if let f = o.faults { faults = try FaultSchedule.parse(f) }
+    } catch {
+        StandardError.write("\(error)\n")
+        print("0 passed, 1 failed")
+        return 2
+    }
+    let seeds = o.seed.map { [$0] } ?? SeedSweep.seeds(from: o.from, count: o.seeds, shard: o.shard)
+    var options = SweepOptions()
+    options.shrinks = o.shrink
+    options.classes = o.classes
+    let session = SweepSession(scenario: scenario, seeds: seeds, options: options, jobs: o.jobs, faults: faults)
+    let range = o.seed.map { "seed \($0)" } ?? "seeds \(o.from)…\(o.from &+ UInt64(max(0, o.seeds - 1)))"
+        + (o.shard.map { " (shard \($0.index)/\($0.of): \(seeds.count) seeds)" } ?? "")
+    print("sweep \(scenario.name) (\(file)): \(range), \(o.jobs) threads")
+    if o.classes.count < FaultClass.allCases.count {
+        print("fault classes: \(FaultClass.allCases.filter(o.classes.contains).map(\.rawValue).joined(separator: ", "))")
+    }
+    if let s = o.seed {
+        print("faults: \(faults ?? FaultSchedule.random(seed: s, spanMs: scenario.endMs - scenario.startMs, allowing: o.classes))")
+    }
+    let tty = isatty(1) == 1
+    let start = monotonicMs()
+    let outcomes = session.run { p in
+        guard tty else { return }
+        let line = "\r" + SweepSession.progressBar(p)
+        _ = line.utf8CString.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count - 1) }
+    }
+    if tty { print("") }
+    for outcome in outcomes where !outcome.passed { print(SweepSession.failureText(outcome, file: file, classes: o.classes)) }
+    let failed = outcomes.filter { !$0.passed }.count
+    let elapsed = max(1, monotonicMs() - start)
+    print("\(outcomes.count) seeds in \(elapsed) ms (\(outcomes.count * 60_000 / Int(elapsed)) seeds/min)")
+    print("\(outcomes.count - failed) passed, \(failed) failed")
+    return failed == 0 ? 0 : 1
+}
+
+/// Monotonic milliseconds, for the sweep's own timing (never given to the simulation).
+func monotonicMs() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec / 1_000_000)
+}

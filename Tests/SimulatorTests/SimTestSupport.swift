@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import PeerLink
+import Shared
+import Simulator
+
+/// Helpers for sim-mode tests: scenarios written in the test, run on a fresh `SimDriver`.
+enum SimTest {
+    /// The repository root (the scenario library is read from there).
+    static var repositoryRoot: String {
+        let file = #filePath
+        return String(file[..<file.range(of: "/Tests/SimulatorTests/")!.lowerBound])
+    }
+
+    /// Every scenario file of the library, sorted.
+    static var libraryFiles: [String] {
+        let dir = repositoryRoot + "/scenarios"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.filter { $0.hasSuffix(".scenario") }.sorted().map { dir + "/" + $0 }
+    }
+
+    /// Reads and parses a scenario file.
+    static func load(_ path: String) throws -> Scenario {
+        let text = try #require(readScenarioFile(path), "cannot read \(path)")
+        return try ScenarioParser.parse(text, file: path)
+    }
+
+    /// A scenario from `body` (steps) under a standard header.
+    static func scenario(_ body: String, seed: UInt64 = 7, start: String = "2026-06-01T07:00:00+09:00") throws -> Scenario {
+        try ScenarioParser.parse("scenario \"test\"\nstart \(start)\nseed \(seed)\n" + body, file: "test.scenario")
+    }
+
+    /// Runs `scenario` in sim mode; returns the result and the driver (its network stays readable).
+    static func run(_ scenario: Scenario, options: SimOptions = SimOptions(), fastForward: Bool = true) -> (ScenarioResult, SimDriver) {
+        let driver = SimDriver(options: options)
+        let runner = ScenarioRunner(driver: driver)
+        runner.fastForward = fastForward
+        runner.convergeWithinMs = options.convergeWithinMs
+        return (runner.run(scenario), driver)
+    }
+
+    /// Parses and runs `body`.
+    static func run(_ body: String, seed: UInt64 = 7, fastForward: Bool = true) throws -> (ScenarioResult, SimDriver) {
+        run(try scenario(body, seed: seed), fastForward: fastForward)
+    }
+
+    /// The check whose description is `text`.
+    static func check(_ r: ScenarioResult, _ text: String) -> CheckOutcome? {
+        r.checks.first { $0.description == text }
+    }
+}
