@@ -47,6 +47,7 @@ public final class FaultProxy: @unchecked Sendable {
         port = p
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw POSIXError("pipe") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         wakeRead = fds[0]
         wakeWrite = fds[1]
         _ = fcntl(wakeRead, F_SETFL, fcntl(wakeRead, F_GETFL, 0) | O_NONBLOCK)

@@ -191,11 +191,14 @@ struct ProxyState {
     }
 }
 
-/// The few socket calls the proxy makes (loopback only).
+/// The few socket calls the proxy makes (loopback only). Every socket is close-on-exec: a
+/// node process spawned while the proxy holds a connection must not keep a copy of it open
+/// (the other node would never see the proxy close it).
 enum ProxySockets {
     static func listen() throws -> (Int32, UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError("socket") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var sin = sockaddr_in()
@@ -239,6 +242,7 @@ enum ProxySockets {
     }
 
     static func prepare(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK)
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))

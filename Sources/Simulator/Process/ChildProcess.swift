@@ -22,6 +22,9 @@ public final class ChildProcess {
         var inPipe: [Int32] = [0, 0]
         var outPipe: [Int32] = [0, 0]
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else { throw POSIXError("pipe") }
+        // Close-on-exec: no other child (spawned meanwhile by another thread) inherits these
+        // ends; the dup2 into this child's 0 and 1 clears the flag there.
+        for fd in [inPipe[0], inPipe[1], outPipe[0], outPipe[1]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
