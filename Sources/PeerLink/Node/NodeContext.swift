@@ -51,7 +51,7 @@ public struct NodeContext: Sendable {
 
     /// `transferUserInfo`.
     public mutating func transferUserInfo(_ info: PlistValue) -> Result<UserInfoTransfer, WCError> {
-        session.transferUserInfo(info, now: now)
+        session.transferUserInfo(info, now: session.clockMs)
     }
 
     /// Reports the app's state (foreground, workout…), which decides reachability.
