@@ -45,6 +45,10 @@ public struct ReplicaDelta: Sendable, Equatable {
     public var partCount: Int
     /// Set in the first deltas after the sender's store was reset: resend everything.
     public var storeWasReset: Bool = false
+    /// Set on a complete resend (to a peer that lost data): this part holds every record the
+    /// sender has with a key in the range, so the receiver learns which of the sender's
+    /// records are gone (deleted, their tombstones since collected).
+    public var coverage: DeltaCoverage?
     /// The records, ordered by key.
     public var records: [DeltaRecord]
 
@@ -63,4 +67,21 @@ public struct ReplicaDelta: Sendable, Equatable {
 
     /// True for the last (or only) part.
     public var isLastPart: Bool { part == partCount - 1 }
+}
+
+/// The key range a part of a complete resend covers: keys after `from` (from the first key
+/// when nil) up to and including `through` (to the last key when nil).
+public struct DeltaCoverage: Sendable, Equatable {
+    public var from: RecordKey?
+    public var through: RecordKey?
+
+    public init(from: RecordKey?, through: RecordKey?) {
+        self.from = from
+        self.through = through
+    }
+
+    /// True when `key` falls in the range.
+    public func contains(_ key: RecordKey) -> Bool {
+        (from.map { $0 < key } ?? true) && (through.map { key <= $0 } ?? true)
+    }
 }

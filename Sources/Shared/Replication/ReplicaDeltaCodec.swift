@@ -7,7 +7,9 @@
 /// u8 format (2)
 /// varint origin, u64be incarnation, varint baseSeq, signed varint (upToSeq - baseSeq)
 /// u64be ackIncarnation, varint ackSeq
-/// u8 flags (1 = sender store was reset, 2 = multi-part), [varint part, varint partCount]
+/// u8 flags (1 = sender store was reset, 2 = multi-part, 4 = complete resend),
+///   [varint part, varint partCount], [coverage: u8 hasFrom, [string collection, string id],
+///   u8 hasThrough, [string collection, string id]]
 /// signed varint baseWallMs (the smallest wall time of any stamp; 0 when none)
 /// varint writerCount, varint replica ids
 /// varint nameCount, strings (field names)
@@ -27,6 +29,7 @@ public enum ReplicaDeltaCodec {
     static let format: UInt8 = 2
     static let flagReset: UInt8 = 1
     static let flagMultiPart: UInt8 = 2
+    static let flagComplete: UInt8 = 4
     /// The largest part count a decoder accepts.
     public static let maxPartCount = 1 << 20
     /// Stamps beyond this wall time (about year 287,000) are refused, so a hostile stamp
@@ -44,8 +47,13 @@ public enum ReplicaDeltaCodec {
         w.writeVarint(d.baseSeq); w.writeSignedVarint(Int64(bitPattern: d.upToSeq &- d.baseSeq))
         w.writeUInt64BE(d.ackIncarnation); w.writeVarint(d.ackSeq)
         let multi = d.partCount != 1 || d.part != 0
-        w.writeByte((d.storeWasReset ? flagReset : 0) | (multi ? flagMultiPart : 0))
+        w.writeByte((d.storeWasReset ? flagReset : 0) | (multi ? flagMultiPart : 0) | (d.coverage != nil ? flagComplete : 0))
         if multi { w.writeVarint(UInt64(d.part)); w.writeVarint(UInt64(d.partCount)) }
+        if let c = d.coverage {
+            for bound in [c.from, c.through] {
+                if let k = bound { w.writeByte(1); w.writeString(k.collection); w.writeString(k.id) } else { w.writeByte(0) }
+            }
+        }
 
         // Tables.
         var baseWall = Int64.max
@@ -140,9 +148,21 @@ public enum ReplicaDeltaCodec {
         let span = try r.readSignedVarint()
         let ackInc = try r.readUInt64BE(), ackSeq = try r.readVarint()
         let flags = try r.readByte()
-        guard flags & ~(flagReset | flagMultiPart) == 0 else { throw .malformed("unknown delta flags") }
+        guard flags & ~(flagReset | flagMultiPart | flagComplete) == 0 else { throw .malformed("unknown delta flags") }
         var part: UInt64 = 0, partCount: UInt64 = 1
         if flags & flagMultiPart != 0 { part = try r.readVarint(); partCount = try r.readVarint() }
+        var coverage: DeltaCoverage?
+        if flags & flagComplete != 0 {
+            var bounds: [RecordKey?] = []
+            for _ in 0..<2 {
+                switch try r.readByte() {
+                case 0: bounds.append(nil)
+                case 1: bounds.append(RecordKey(try r.readString(), try r.readString()))
+                default: throw .malformed("bad coverage bound")
+                }
+            }
+            coverage = DeltaCoverage(from: bounds[0], through: bounds[1])
+        }
         guard origin <= UInt64(UInt16.max), partCount >= 1, part < partCount, partCount <= UInt64(maxPartCount) else {
             throw .malformed("bad delta header")
         }
@@ -207,6 +227,7 @@ public enum ReplicaDeltaCodec {
         var d = ReplicaDelta(origin: UInt16(origin), incarnation: inc, baseSeq: base, upToSeq: base &+ UInt64(bitPattern: span),
                              ackIncarnation: ackInc, ackSeq: ackSeq, part: Int(part), partCount: Int(partCount), records: records)
         d.storeWasReset = flags & flagReset != 0
+        d.coverage = coverage
         return d
     }
 }

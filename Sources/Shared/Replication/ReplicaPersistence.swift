@@ -6,6 +6,8 @@
 ///   (`ReplicaSync.Persistent`) and `hlc` (the clock's last timestamp, so it never goes back
 ///   across a restart even when the record that carried it was deleted).
 public enum ReplicaPersistence {
+    /// Collected tombstones: key = record key, value = the delete's stamp.
+    public static let graves = StoreTable("replica_graves")
     /// The records table.
     public static let records = StoreTable("replica")
     /// The bookkeeping table.
@@ -26,6 +28,14 @@ public enum ReplicaPersistence {
             batch.put(records, encodeKey(key), encodeEntry(e))
         }
         for key in removed { batch.delete(records, encodeKey(key)) }
+        let graveChanges = state.drainGraveChanges()
+        for key in graveChanges.added {
+            guard let stamp = state.graves[key] else { continue }
+            var w = ByteWriter(capacity: 16)
+            writeStamp(stamp, &w)
+            batch.put(graves, encodeKey(key), w.bytes)
+        }
+        for key in graveChanges.removed { batch.delete(graves, encodeKey(key)) }
         let seqRow = storeKey(state.seq), syncRow = encodeSync(sync), clockRow = encodeClock(state.clock.last)
         let metaBytes = seqRow + syncRow + clockRow
         guard metaBytes != state.persistedMeta else { return }
@@ -156,6 +166,13 @@ public enum ReplicaPersistence {
             for row in try store.scan(records) {
                 state.load(try decodeKey(row.key), try decodeEntry(row.value))
             }
+            for row in try store.scan(graves) {
+                var r = ByteReader(row.value)
+                let stamp = try readStamp(&r)
+                guard r.isAtEnd else { throw ByteReaderError.malformed("trailing bytes in grave row") }
+                state.loadGrave(try decodeKey(row.key), stamp)
+            }
+            _ = state.drainGraveChanges()
             var sync: ReplicaSync.Persistent?
             var metaBytes: [[UInt8]] = [[], [], []]
             for row in try store.scan(meta) {

@@ -13,6 +13,20 @@ extension ReplicaState {
         var maxStamp = r.tombstone ?? .zero
         for f in r.fields where f.stamp > maxStamp { maxStamp = f.stamp }
         if maxStamp > .zero { clock.observe(maxStamp, wallMs: wallMs) }
+        if let grave = graves[r.key] {
+            // Deleted here long ago. A tombstone changes nothing; fields are a stale write:
+            // the tombstone is held again (and sent) so their writer deletes the record too.
+            guard !r.fields.isEmpty else { return false }
+            graves[r.key] = nil
+            gravesRemoved.insert(r.key)
+            gravesAdded.remove(r.key)
+            seq &+= 1
+            let s = makeSlot(r.key)
+            slots[s].entry.markDeleted(Tombstone(stamp: max(grave, r.tombstone ?? .zero), seq: seq))
+            heldTombstones += 1
+            touch(s)
+            return false
+        }
         let existing = slotIndex(of: r.key)
         if let t = r.tombstone, !GrowOnlyCollections.contains(r.key.collection) {
             if let s = existing, let mine = slots[s].entry.tombstone {

@@ -38,6 +38,14 @@ public struct ReplicaState: Sendable {
     var removedKeys: Set<RecordKey> = []
     /// Tombstones held (kept current so acknowledgements can skip the scan).
     var heldTombstones = 0
+    /// Records whose tombstones were collected: the id and the delete's stamp. Ids are never
+    /// reused, so a write to one is a stale write (from a peer that edited offline or whose
+    /// store went back in time) and must never bring the record back. Kept forever; a
+    /// complete resend carries them as tombstones.
+    public internal(set) var graves: [RecordKey: HLCTimestamp] = [:]
+    /// Graves added and removed since the last `drainGraveChanges()`.
+    var gravesAdded: Set<RecordKey> = []
+    var gravesRemoved: Set<RecordKey> = []
     /// The meta rows as last persisted (see `ReplicaPersistence.persistChanges`).
     var persistedMeta: [UInt8] = []
 
@@ -115,6 +123,7 @@ public struct ReplicaState: Sendable {
     @discardableResult
     public mutating func set(_ key: RecordKey, _ values: [String: PlistValue], wallMs: Int64) -> Result<HLCTimestamp, WriteRefusal> {
         if let slot = slotIndex(of: key), let refusal = refusal(writing: slot) { return .failure(refusal) }
+        if graves[key] != nil { return .failure(.recordDeleted(key)) }
         let stamp = clock.tick(wallMs: wallMs)
         guard !values.isEmpty else { return .success(stamp) }
         let slot = slotIndex(of: key) ?? makeSlot(key)
@@ -127,6 +136,7 @@ public struct ReplicaState: Sendable {
     /// Sets one field of a record at wall time `wallMs` (the allocation-free fast path).
     @discardableResult
     public mutating func set(_ key: RecordKey, field name: String, to value: PlistValue, wallMs: Int64) -> Result<HLCTimestamp, WriteRefusal> {
+        if graves[key] != nil { return .failure(.recordDeleted(key)) }
         let slot = slotIndex(of: key) ?? makeSlot(key)
         if let refusal = refusal(writing: slot) { return .failure(refusal) }
         let stamp = clock.tick(wallMs: wallMs)
@@ -147,6 +157,7 @@ public struct ReplicaState: Sendable {
     public mutating func delete(_ key: RecordKey, wallMs: Int64) -> Result<HLCTimestamp, WriteRefusal> {
         if GrowOnlyCollections.contains(key.collection) { return .failure(.notDeletable(key)) }
         if let t = entry(key)?.tombstone { return .success(t.stamp) }
+        if let g = graves[key] { return .success(g) }
         let stamp = clock.tick(wallMs: wallMs)
         seq &+= 1
         let slot = slotIndex(of: key) ?? makeSlot(key)
@@ -182,7 +193,12 @@ public struct ReplicaState: Sendable {
     mutating func freeSlot(_ i: Int) {
         let key = slots[i].key
         indexRemove(key)
-        if slots[i].entry.tombstone != nil { heldTombstones -= 1 }
+        if let t = slots[i].entry.tombstone {
+            heldTombstones -= 1
+            graves[key] = t.stamp
+            gravesAdded.insert(key)
+            gravesRemoved.remove(key)
+        }
         slots[i].isUsed = false
         slots[i].entry = RecordEntry()
         freeSlots.append(i)
@@ -207,6 +223,18 @@ public struct ReplicaState: Sendable {
         seq = max(seq, entry.maxSeq)
         if let t = entry.tombstone { clock.raise(to: t.stamp) }
         for f in entry.registers { clock.raise(to: f.register.stamp) }
+    }
+
+    /// Restores a grave read from the store.
+    public mutating func loadGrave(_ key: RecordKey, _ stamp: HLCTimestamp) {
+        graves[key] = stamp
+        clock.raise(to: stamp)
+    }
+
+    /// The graves added and removed since the last call; clears both lists.
+    public mutating func drainGraveChanges() -> (added: [RecordKey], removed: [RecordKey]) {
+        defer { gravesAdded = []; gravesRemoved = [] }
+        return (gravesAdded.sorted(), gravesRemoved.sorted())
     }
 
     /// Restores the change counter read from the store.

@@ -100,8 +100,23 @@ public struct ReplicaSync: Sendable, Equatable {
             origin: replica, incarnation: persistent.incarnation, baseSeq: base, upToSeq: state.seq,
             ackIncarnation: persistent.peerIncarnation, ackSeq: persistent.peerWatermark,
             records: [])
-        var parts = split(records, template: template)
+        let complete = base == 0 && persistent.resendPeerWrites
+        var all = records
+        if complete {
+            // A peer that lost data learns every delete too, collected ones included.
+            all += state.graves.map { DeltaRecord(key: $0.key, fields: [], tombstone: $0.value) }
+            all.sort { $0.key < $1.key }
+        }
+        var parts = split(all, template: template)
         if persistent.announceReset { for i in parts.indices { parts[i].storeWasReset = true } }
+        if complete {
+            // Each part covers the keys after the previous part's last one, up to its own last
+            // (the first and the last part are open-ended).
+            for i in parts.indices {
+                parts[i].coverage = DeltaCoverage(from: i == 0 ? nil : parts[i - 1].records.last?.key,
+                                                  through: i == parts.count - 1 ? nil : parts[i].records.last?.key)
+            }
+        }
         persistent.inFlightUpTo = state.seq
         persistent.inFlightPartsLeft = parts.count
         persistent.inFlightIsStale = false
@@ -205,12 +220,24 @@ public struct ReplicaSync: Sendable, Equatable {
             persistent.peerIncarnation = d.incarnation
         } else if persistent.peerIncarnation == 0 {
             persistent.peerIncarnation = d.incarnation
+        } else if d.incarnation != persistent.peerIncarnation {
+            // The peer changed stores and we never heard its announcement: our own store went
+            // back in time past it. Start over as a rolled-back store does (the peer resends
+            // everything, our writes included) and take the peer's store as it is now.
+            ownStoreWentBack()
+            persistent.peerIncarnation = d.incarnation
+            return Received(recordsChanged: 0, tombstonesCollected: 0, peerWasReset: false,
+                            ignored: .addressedToEarlierStore(d.ackIncarnation))
         }
         guard d.ackIncarnation == 0 || d.ackIncarnation == persistent.incarnation else {
+            // The peer still writes to a store of ours that is gone: tell it which one is here
+            // (the announcement makes it resend everything to this one).
+            persistent.announceReset = true
             return Received(recordsChanged: 0, tombstonesCollected: 0, peerWasReset: peerWasReset,
                             ignored: .addressedToEarlierStore(d.ackIncarnation))
         }
-        let changed = state.apply(d, wallMs: wallMs)
+        var changed = state.apply(d, wallMs: wallMs)
+        if let coverage = d.coverage { changed += prune(coverage, present: d.records, state: &state, wallMs: wallMs) }
         var collected = 0
         var receivedTombstones = false
         for r in d.records where r.tombstone != nil {
@@ -229,7 +256,21 @@ public struct ReplicaSync: Sendable, Equatable {
         return Received(recordsChanged: changed, tombstonesCollected: collected, peerWasReset: peerWasReset, ignored: nil)
     }
 
-    /// This store was found corrupt and started empty with a new incarnation.
+    /// A complete resend from the peer covers `coverage`: a live record of ours in that range
+    /// that the peer does not hold, and that the peer wrote some field of, was deleted there
+    /// (its tombstone since collected): it is deleted here too. Records only we wrote may be
+    /// news to the peer and stay. Returns how many were deleted.
+    mutating func prune(_ coverage: DeltaCoverage, present: [DeltaRecord], state: inout ReplicaState, wallMs: Int64) -> Int {
+        let held = Set(present.map(\.key))
+        var doomed: [RecordKey] = []
+        for (key, entry) in state.records where entry.isLive && coverage.contains(key) && !held.contains(key) {
+            if GrowOnlyCollections.contains(key.collection) { continue }
+            if entry.registers.contains(where: { $0.register.stamp.replica == peer }) { doomed.append(key) }
+        }
+        for key in doomed.sorted() { state.delete(key, wallMs: wallMs) }
+        return doomed.count
+    }
+
     /// The peer's store went back in time (its write-ahead log lost a tail it had already
     /// acknowledged): it keeps its incarnation but lacks changes it confirmed. Everything is
     /// sent again, the peer's own writes included; merging makes the repeats harmless.
@@ -237,6 +278,20 @@ public struct ReplicaSync: Sendable, Equatable {
         persistent.ackedByPeer = 0
         persistent.resendPeerWrites = true
         if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
+    }
+
+    /// Our own store went back in time: it keeps what it has but lacks changes it had sent or
+    /// received. It starts a new incarnation as a reset store does (deltas made for the old one
+    /// are ignored) and announces it, so the peer resends everything, our own writes included.
+    /// The new incarnation is derived from the old one, so a simulated run stays deterministic.
+    public mutating func ownStoreWentBack() {
+        var h = SHA256()
+        var w = ByteWriter(capacity: 24)
+        w.writeUInt64BE(persistent.incarnation)
+        w.writeBytes(Array("rolled back".utf8))
+        h.update(w.bytes)
+        let next = h.finish().prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } | 1
+        storeWasReset(newIncarnation: next)
     }
 
     /// This store was found corrupt and started empty with a new incarnation.
