@@ -263,6 +263,8 @@ public final class NodeEngine<App: NodeApp> {
             }
         case .peerLostData:
             ctx.sync.peerLostData()
+        case .selfLostData:
+            ctx.sync.ownStoreWentBack()
         case .linkDidChange(up: false):
             // A delta in flight stays in the outbox and is delivered on reconnect.
             break
@@ -283,6 +285,7 @@ public final class NodeEngine<App: NodeApp> {
             var sync = ctx.sync
             let r = sync.receive(delta, into: &ctx.replica, wallMs: ctx.now)
             ctx.sync = sync
+            ctx.log(.debug, "replica delta in: part \(delta.part + 1)/\(delta.partCount), \(delta.baseSeq)…\(delta.upToSeq) of store \(String(delta.incarnation, radix: 16).prefix(6)), \(delta.records.count) records, \(r.recordsChanged) changed\(delta.storeWasReset ? ", announces a reset" : "")")
             if r.peerWasReset { ctx.log(.info, "the peer's store was reset: resending everything it held") }
             if let why = r.ignored { ctx.log(.info, "replica delta not applied: \(why)") }
             if r.recordsChanged > 0 || r.tombstonesCollected > 0 { app.onReplicaMerged(&ctx) }
@@ -294,9 +297,12 @@ public final class NodeEngine<App: NodeApp> {
     /// Queues the next replica delta when one is due and the link is up.
     private func syncIfDue() {
         guard ctx.session.isConnected, let parts = ctx.sync.makeDelta(from: ctx.replica) else { return }
+        if let first = parts.first {
+            ctx.log(.debug, "replica delta out: \(first.baseSeq)…\(first.upToSeq), \(parts.reduce(0) { $0 + $1.records.count }) records in \(parts.count) parts, to store \(String(first.ackIncarnation, radix: 16).prefix(6))\(first.storeWasReset ? ", announces a reset" : "")")
+        }
         for part in parts {
             let info: PlistValue = [Self.syncKey: .data(ReplicaDeltaCodec.encode(part))]
-            if case .failure(let e) = ctx.session.transferUserInfo(info, now: ctx.now) {
+            if case .failure(let e) = ctx.session.transferUserInfo(info, now: monoNow) {
                 ctx.log(.error, "replica delta not queued: \(e)")
                 ctx.sync.onPartFailed()
                 return

@@ -65,6 +65,9 @@ public struct LinkPersistent: Sendable, Equatable {
     /// The highest seq of our ordinary stream the peer has acknowledged: if it later says it
     /// delivered less (same store), its store went back in time and lost what it confirmed.
     public var peerAckedThrough: UInt64 = 0
+    /// The highest user-info seq ever put on the wire (committed before the frame leaves):
+    /// a peer that holds more came by it in a history this store has lost.
+    public var highestSeqSent: UInt64 = 0
     /// The receive log: the highest peer seq delivered here, per stream.
     public var lastDeliveredFromPeer: UInt64 = 0
     public var lastComplicationDeliveredFromPeer: UInt64 = 0

@@ -230,6 +230,14 @@ extension LinkSession {
             if config.role == .phone { actions.append(.deliver(.watchStateDidChange)) }
         }
         let knowsUs = info.knownPeerIncarnation == persistent.incarnation
+        // The peer holds a seq we never sent, a context version we never made, or a file we never
+        // numbered: those came from a history our store has lost.
+        let peerHolds = max(info.lastDelivered, info.lastComplicationDelivered)
+        if knowsUs, peerHolds > persistent.highestSeqSent
+            || info.contextVersionReceived > persistent.contextVersion || info.lastFileDelivered >= persistent.nextFileNumber
+        {
+            recoverFromOwnRollback(peer: info)
+        }
         if info.incarnation == persistent.peerIncarnation, (knowsUs ? info.lastDelivered : 0) < persistent.peerAckedThrough {
             // Same peer store, yet it holds less of our stream than it acknowledged: its store
             // went back in time (a lost write-ahead-log tail). Say so: the replica resends.

@@ -101,6 +101,10 @@ extension LinkSession {
                 stats.framesSent += 1
                 a.framesSent += 1
                 a.sentThrough[stream.rawValue] = item.seq
+                if item.seq > persistent.highestSeqSent {
+                    persistent.highestSeqSent = item.seq  // committed with this event, before the frame leaves
+                    metaDirty = true
+                }
                 a.lastSentMs = a.nowMs
                 i += 1
             }

@@ -15,6 +15,7 @@ public struct LinkSession: Sendable {
     public internal(set) var persistent: LinkPersistent
     /// The user-info outboxes, indexed by `UserInfoStream.rawValue`.
     var outboxes: [OutboxQueue]
+
     public internal(set) var activationState: ActivationState = .notActivated
 
     // MARK: Connections

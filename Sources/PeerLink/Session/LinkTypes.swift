@@ -90,6 +90,9 @@ public enum LinkEvent: Sendable, Equatable {
     /// The peer's store went back in time and lost transfers it had acknowledged (detected
     /// at the handshake). The node's replica sync resends everything.
     case peerLostData
+    /// Our own store went back in time (the peer holds more of our streams than we issued).
+    /// The node's replica asks the peer for everything again.
+    case selfLostData
     case activationDidComplete(ActivationState)
     /// iOS only: the paired watch is being switched.
     case sessionDidBecomeInactive

@@ -7,7 +7,7 @@ import Shared
 ///   (1 peerEverSeen, 2 peerComplicationEnabled), zigzag budgetDay, varint budgetUsed,
 ///   varint contextVersion, varint contextAckedVersion, varint receivedContextVersion,
 ///   varint nextFileNumber, varint lastFileDelivered, varint nextInboxSeq,
-///   varint peerAckedThrough (absent in older rows: 0).
+///   varint peerAckedThrough, varint highestSeqSent (absent in older rows: 0).
 /// - `link_outbox`: key seq; value u8 flags (1 complication stream, 2 current), zigzag
 ///   createdMs, canonical payload.
 /// - `link_context`: `sent` and `received`: canonical payloads.
@@ -53,6 +53,7 @@ public enum LinkPersistence {
         w.writeVarint(p.lastFileDelivered)
         w.writeVarint(p.nextInboxSeq)
         w.writeVarint(p.peerAckedThrough)
+        w.writeVarint(p.highestSeqSent)
         b.put(meta, stateKey, w.bytes)
     }
 
@@ -135,6 +136,7 @@ public enum LinkPersistence {
             p.lastFileDelivered = try r.readVarint()
             p.nextInboxSeq = try r.readVarint()
             if !r.isAtEnd { p.peerAckedThrough = try r.readVarint() }
+            if !r.isAtEnd { p.highestSeqSent = try r.readVarint() }
             for row in try store.scan(outbox) {
                 guard let seq = storeKeyValue(row.key) else { throw StoreCorruption(reason: "bad outbox key") }
                 var ir = ByteReader(row.value)

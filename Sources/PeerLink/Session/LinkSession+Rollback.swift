@@ -1,0 +1,62 @@
+import Shared
+
+/// Our own store went back in time (its write-ahead log lost a tail: a torn write), noticed at
+/// the handshake because the peer holds a seq beyond the highest this store ever sent (or a
+/// context version or file number we never made).
+///
+/// Without care the next transfers would reuse sequence numbers the peer already delivered
+/// and be acknowledged as duplicates without ever being delivered. So:
+/// - user info this store sent, with a seq the peer delivered, was delivered: finished;
+/// - user info this store never sent, with such a seq, is a new transfer that reuses a number
+///   from the lost history: numbered again after what the peer delivered, in the same order;
+/// - the sequence, context and file counters move past what the peer holds;
+/// - the node is told (`selfLostData`) so the replica asks the peer for everything again.
+extension LinkSession {
+    mutating func recoverFromOwnRollback(peer info: SessionInfo) {
+        let delivered = [info.lastDelivered, info.lastComplicationDelivered]
+        emitLog(.warning, "our store went back in time: the \(config.role.peer) delivered up to \(delivered.max()!) of our transfers, we had issued up to \(persistent.nextSeq - 1); renumbering what this run queued and asking for everything again")
+        var batch = WriteBatch()
+        var renumbered: [OutboxItem] = []
+        for stream in UserInfoStream.allCases {
+            let through = delivered[stream.rawValue]
+            var queue = outboxes[stream.rawValue]
+            var kept: [OutboxItem] = []
+            for item in queue.live {
+                if item.seq > through {
+                    kept.append(item)
+                } else if item.seq > persistent.highestSeqSent {
+                    renumbered.append(item)
+                } else {
+                    // Queued before the lost tail and delivered since: it is done.
+                    batch.delete(LinkPersistence.outbox, storeKey(item.seq))
+                    var t = transfer(item)
+                    t.isTransferring = false
+                    actions.append(.deliver(.didFinishUserInfoTransfer(t, error: nil)))
+                }
+            }
+            queue = OutboxQueue(kept)
+            outboxes[stream.rawValue] = queue
+        }
+        let floor = max(persistent.nextSeq, (delivered.max() ?? 0) + 1)
+        persistent.nextSeq = floor
+        for var item in renumbered.sorted(by: { $0.seq < $1.seq }) {
+            batch.delete(LinkPersistence.outbox, storeKey(item.seq))
+            item.seq = persistent.nextSeq
+            persistent.nextSeq += 1
+            batch.put(LinkPersistence.outbox, storeKey(item.seq), LinkPersistence.encodeItem(item))
+            var queue = outboxes[item.stream.rawValue]
+            var all = Array(queue.live)
+            all.append(item)
+            queue = OutboxQueue(all)
+            outboxes[item.stream.rawValue] = queue
+        }
+        if info.contextVersionReceived > persistent.contextVersion {
+            persistent.contextVersion = info.contextVersionReceived
+            persistent.contextAckedVersion = info.contextVersionReceived
+        }
+        if info.lastFileDelivered >= persistent.nextFileNumber { persistent.nextFileNumber = info.lastFileDelivered + 1 }
+        metaDirty = true
+        actions.append(.persist(batch))
+        actions.append(.deliver(.selfLostData))
+    }
+}
