@@ -46,7 +46,10 @@ func runSweep(_ o: Options) -> Int32 {
         _ = line.utf8CString.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count - 1) }
     }
     if tty { print("") }
-    for outcome in outcomes where !outcome.passed { print(SweepSession.failureText(outcome, file: file, classes: o.classes)) }
+    for outcome in outcomes where !outcome.passed {
+        print(SweepSession.failureText(outcome, file: file, classes: o.classes))
+        if o.logs { for line in outcome.logs { print("  log: \(line)") } }
+    }
     let failed = outcomes.filter { !$0.passed }.count
     let elapsed = max(1, monotonicMs() - start)
     print("\(outcomes.count) seeds in \(elapsed) ms (\(outcomes.count * 60_000 / Int(elapsed)) seeds/min)")

@@ -33,6 +33,7 @@ let usage = """
       --shard i/n     only every n-th seed of the range, starting at the i-th (1 ≤ i ≤ n)
       --seed S        one seed (replay); with --faults "…" its schedule is replaced
       --faults "…"    faults `@OFFSET ACTION [for D]` separated by `;` (see docs/SCENARIOS.md)
+      --logs          print the nodes' log lines of each failing seed (use with --seed)
       --jobs J        threads (default 2)
       --classes LIST  only these fault classes (comma-separated): partition, lossy, latency,
                       bandwidth, slicing, close-after, resets, kills, clocks, corruption, rollback
@@ -53,6 +54,8 @@ struct Options {
     var seed: UInt64?
     var shard: (index: Int, of: Int)?
     var faults: String?
+    /// Print the nodes' log lines of failing seeds (for single-seed replays).
+    var logs = false
     var jobs = 2
     var shrink = true
     var classes = Set(FaultClass.allCases)
@@ -79,6 +82,7 @@ func parse(_ args: [String]) throws -> Options? {
         case "--json": o.json = true
         case "--keep": o.keep = true
         case "--no-shrink": o.shrink = false
+        case "--logs": o.logs = true
         case "--mode":
             let m = try value(a)
             guard ["process", "sim"].contains(m), !o.sweep || m == "sim" else { throw UsageError("--mode takes process or sim (a sweep runs in sim mode)") }

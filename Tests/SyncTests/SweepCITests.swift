@@ -7,9 +7,8 @@ import Simulator
 ///
 /// Seeds per scenario are sized to the CI budget (`swift test` in a debug build on 2 cores
 /// must stay under 10 minutes including the build): the morning run gets the most, long
-/// scenarios (days of virtual time) fewer. The `rollback` class is left out: it finds the two
-/// known issues in `SimulatorTests/KnownIssueTests` (a rolled-back store is not repaired);
-/// the same goes for failures that come from a scenario's own `rollback` step.
+/// scenarios (days of virtual time) fewer. Every fault class is on, store damage included
+/// (one damaged store per seed, see `FaultSchedule.random`).
 /// A failing seed's message has its faults, a shrunk list and the command that replays it.
 @Suite("CI sweep of the scenario library")
 struct SweepCITests {
@@ -42,31 +41,12 @@ struct SweepCITests {
     @Test(arguments: Library.names)
     func randomFaultSchedulesNeverBreakTheInvariants(name: String) throws {
         let scenario = try Library.load(name)
-        var options = SweepOptions()
-        options.classes = Set(FaultClass.allCases).subtracting([.rollback])
+        let options = SweepOptions()
         let count = Self.seeds[name] ?? Self.defaultSeeds
         let outcomes = SweepSession(scenario: scenario, seeds: SeedSweep.seeds(from: 1, count: count), options: options, jobs: 1).run()
         #expect(outcomes.count == count)
         for o in outcomes where !o.passed {
-            let text = SweepSession.failureText(o, file: "scenarios/" + name, classes: options.classes)
-            if Self.failsOnlyBecauseOfItsOwnRollback(scenario, o) {
-                withKnownIssue("the scenario's own rollback step hits the known rollback issues (KnownIssueTests)", isIntermittent: true) {
-                    Issue.record("\(text)")
-                }
-            } else {
-                Issue.record("\(text)")
-            }
+            Issue.record("\(SweepSession.failureText(o, file: "scenarios/" + name, classes: options.classes))")
         }
-    }
-
-    /// A scenario with its own `rollback` steps (phone-store-rolled-back) can fail a seed
-    /// through the known rollback issues even without rollback faults. Such a failure counts
-    /// as known only when the same seed and shrunk faults pass once the scenario's rollback
-    /// steps are taken out; any other failure is a real one.
-    static func failsOnlyBecauseOfItsOwnRollback(_ scenario: Scenario, _ o: SeedOutcome) -> Bool {
-        var without = scenario
-        without.steps.removeAll { if case .rollbackStore = $0.action { true } else { false } }
-        guard without.steps.count < scenario.steps.count else { return false }
-        return SeedSweep.run(without, seed: o.seed, faults: o.shrunk ?? o.faults).passed
     }
 }

@@ -290,6 +290,14 @@ public final class ProcessDriver: ScenarioDriver {
     }
 
     public func takeTimeline() -> [String] { proxy?.takeTimeline() ?? [] }
+
+    /// The warnings and errors in both nodes' `node.log`.
+    public func nodeLogs() -> [String] {
+        DeviceRole.allCases.flatMap { role -> [String] in
+            guard let text = readTextFile(stateDir(role) + "/node.log") else { return [] }
+            return text.split(separator: "\n").filter { $0.contains("] warning:") || $0.contains("] error:") }.map(String.init)
+        }
+    }
 }
 
 /// Process mode in one call: `ProcessConductor(options:).run(scenario)`.

@@ -26,6 +26,8 @@ public struct ScenarioResult: Sendable {
     public var notes: [String] = []
     /// The message timeline: which frames crossed, when, which were dropped or retried.
     public var timeline: [String] = []
+    /// The nodes' log lines (all of them in sim mode; warnings and errors in process mode).
+    public var logs: [String] = []
     /// SHA-256 (hex) of the run's trace, in a deterministic mode (sim): equal for equal runs.
     public var traceHash: String?
 
@@ -77,6 +79,7 @@ public struct ScenarioResult: Sendable {
         if let w = watchDigest { v["watchDigest"] = .string(w) }
         if let h = traceHash { v["traceHash"] = .string(h) }
         v["timeline"] = .array(timeline.map { .string($0) })
+        v["logs"] = .array(logs.map { .string($0) })
         v["notes"] = .array(notes.map { .string($0) })
         return .dictionary(v)
     }

@@ -73,10 +73,13 @@ public protocol ScenarioDriver: AnyObject {
     func traceHash(timeline: [String]) -> String?
     /// Checks the driver made along the way (e.g. invariants), added to the result at the end.
     func finalChecks() -> [CheckOutcome]
+    /// The nodes' log lines (warnings and errors at least), for the report.
+    func nodeLogs() -> [String]
 }
 
 extension ScenarioDriver {
     public var isDeterministic: Bool { false }
     public func traceHash(timeline: [String]) -> String? { nil }
     public func finalChecks() -> [CheckOutcome] { [] }
+    public func nodeLogs() -> [String] { [] }
 }

@@ -45,6 +45,7 @@ public final class ScenarioRunner {
         result.passed = result.error == nil && result.checks.allSatisfy(\.passed)
         timeline += driver.takeTimeline()
         result.timeline = timeline
+        result.logs = driver.nodeLogs()
         result.traceHash = driver.traceHash(timeline: timeline)
         result.notes += driver.stop(keepState: keepState || !result.passed)
         result.wallMs = ChildProcess.monotonicMs() - wallStart
@@ -175,6 +176,22 @@ public final class ScenarioRunner {
         }
     }
 
+    /// What each running node still has in flight, from its `link` and `status` answers.
+    func outstandingSummary() throws -> String {
+        var parts: [String] = []
+        for role in DeviceRole.allCases where driver.isRunning(role) {
+            guard case .success(let s) = try driver.call(role, "status") else { continue }
+            var items: [String] = []
+            if let n = s["outstandingUserInfo"]?.intValue, n > 0 { items.append("\(n) user info") }
+            if s["syncInFlight"]?.boolValue == true { items.append("a replica delta") }
+            if let n = s["outstandingFiles"]?.intValue, n > 0 { items.append("\(n) files") }
+            if let n = s["pendingMessages"]?.intValue, n > 0 { items.append("\(n) messages awaiting replies") }
+            if s["contextUnacknowledged"]?.boolValue == true { items.append("an application context") }
+            parts.append("\(role): " + (items.isEmpty ? "nothing" : items.joined(separator: ", ")))
+        }
+        return parts.joined(separator: "; ")
+    }
+
     /// Waits (in virtual time, up to `convergeWithinMs`) for equal digests with nothing in flight.
     func converge(_ step: ScenarioStep) throws -> CheckOutcome {
         let limit = nowMs + convergeWithinMs
@@ -196,7 +213,7 @@ public final class ScenarioRunner {
             if nowMs >= limit {
                 var why: [String] = []
                 if !connected { why.append("the link is down") }
-                if !q.nothingOutstanding { why.append("transfers still outstanding") }
+                if !q.nothingOutstanding { why.append("transfers still outstanding (\(try outstandingSummary()))") }
                 if !equal { why.append("digests differ (phone \(digests.0.prefix(16))…, watch \(digests.1.prefix(16))…)") }
                 return CheckOutcome(location: step.location, description: "expect converged", passed: false,
                                     detail: why.joined(separator: "; ") + " after \(convergeWithinMs / 1000) s")

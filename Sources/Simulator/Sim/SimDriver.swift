@@ -110,7 +110,7 @@ public final class SimDriver: ScenarioDriver {
         let undoable = n.store(role).undoableCommits
         guard undoable > 0 else { return 0 }
         let dropped = n.rollBack(role, commits: rng.next(in: 1...max(1, undoable / 2)))
-        ledger.storeRolledBack(role)
+        ledger.storeRolledBack(role, store: n.store(role))
         invariants.storeRolledBack(role)
         return dropped
     }
@@ -206,6 +206,8 @@ public final class SimDriver: ScenarioDriver {
         lastQuiet = nil
         try net().resetConnection()
     }
+
+    public func nodeLogs() -> [String] { network?.logs ?? [] }
 
     public func takeTimeline() -> [String] {
         guard let n = network, traceTaken < n.trace.count else { return [] }

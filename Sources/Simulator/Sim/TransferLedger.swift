@@ -38,6 +38,8 @@ public struct TransferLedger: Sendable {
         public var deliveries = 0
         /// A delivery of it was erased by a reset or rollback of the receiver's store.
         public var erased = false
+        /// The sender's store lost it (a rollback) before it was acknowledged.
+        public var erasedAtSender = false
     }
 
     struct SenderView {
@@ -80,8 +82,20 @@ public struct TransferLedger: Sendable {
     }
 
     /// The node's store was rolled back: its outbox and receive logs may be older now.
-    mutating func storeRolledBack(_ role: DeviceRole) {
-        senders[role]?.nextSeq = 0  // forces a fresh look at the outbox
+    /// The sender's store lost its last commits: transfers it had queued in them are gone from
+    /// its outbox without an acknowledgement. They were never confirmed to the app as delivered
+    /// by the store that now exists, so they are neither acknowledged nor lost: they are
+    /// erased at the sender (their data, if replicated, comes back by the peer's resend).
+    mutating func storeRolledBack(_ role: DeviceRole, store: MemoryStore) {
+        guard var view = senders[role] else { return }
+        let kept = Set(((try? LinkPersistence.load(from: store, newIncarnation: view.incarnation).outbox) ?? []).map(\.seq))
+        for seq in view.outstanding.subtracting(kept) {
+            let key = Key(sender: role, incarnation: view.incarnation, seq: seq)
+            if entries[key] != nil, !entries[key]!.acknowledged { entries[key]!.erasedAtSender = true }
+        }
+        view.outstanding = view.outstanding.intersection(kept)
+        view.nextSeq = 0  // forces a fresh look at the outbox
+        senders[role] = view
     }
 
     mutating func observeSender(_ role: DeviceRole, session: LinkSession, store: MemoryStore, nowMs: EpochMs) {
@@ -92,8 +106,22 @@ public struct TransferLedger: Sendable {
             ?? SenderView(incarnation: p.incarnation, nextSeq: 0, outstanding: [])
         let now = Set(session.outstandingUserInfoTransfers.map(\.seq))
         let added = now.subtracting(view.outstanding)
+        var addedHashes: Set<UInt64> = []
         if !added.isEmpty {
             let items = (try? LinkPersistence.load(from: store, newIncarnation: p.incarnation).outbox) ?? []
+            for item in items where added.contains(item.seq) {
+                addedHashes.insert(fnv1a64(item.encoded))
+            }
+            for seq in view.outstanding.subtracting(now) {
+                // A transfer that left under one seq and came back under another in the same
+                // event was renumbered (the sender's store went back; see LinkSession+Rollback):
+                // it is the same transfer, not an acknowledgement.
+                let key = Key(sender: role, incarnation: p.incarnation, seq: seq)
+                if let e = entries[key], e.deliveries == 0, !e.acknowledged, addedHashes.contains(e.payloadHash) {
+                    entries[key] = nil
+                    queuedCount -= 1
+                }
+            }
             for item in items where added.contains(item.seq) {
                 queued(Key(sender: role, incarnation: p.incarnation, seq: item.seq), item, nowMs: nowMs)
             }
@@ -122,9 +150,9 @@ public struct TransferLedger: Sendable {
                 if old.acknowledged { acknowledgedCount -= 1 }
                 return
             }
-            if old.deliveries > 0 {
-                violations.append("\(nowMs) \(key): the sender reused a seq the receiver already delivered (its store went back); this new transfer can never be delivered")
-            }
+            // A new payload on a seq the receiver already passed: the sender's store went back.
+            // It must renumber the transfer at the next handshake (else it is acknowledged as a
+            // duplicate and never delivered, which `lost` reports).
         } else {
             queuedCount += 1
         }
@@ -220,7 +248,7 @@ public struct TransferLedger: Sendable {
 
     /// Acknowledged transfers that the receiver never delivered (erased ones excepted).
     public var lost: [Key] {
-        entries.filter { $0.value.acknowledged && $0.value.deliveries == 0 && !$0.value.erased }.map(\.key)
+        entries.filter { $0.value.acknowledged && $0.value.deliveries == 0 && !$0.value.erased && !$0.value.erasedAtSender }.map(\.key)
             .sorted { ($0.sender.rawValue, $0.incarnation, $0.seq) < ($1.sender.rawValue, $1.incarnation, $1.seq) }
     }
 

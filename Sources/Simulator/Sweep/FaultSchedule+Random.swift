@@ -39,7 +39,7 @@ extension FaultSchedule {
     public static let shortestWindowMs: Int64 = 1_000
 
     /// A schedule over `spanMs` (the scenario's time span), the same for the same seed: which
-    /// classes are on, then one to three faults of each, at uniform times, with durations and
+    /// classes are on, then one to three faults of each (but one damaged store at most), at uniform times, with durations and
     /// strengths drawn from each class's ranges.
     /// With `allowing`, the faults of other classes are left out of that same draw (so a
     /// seed's schedule without a class is its full schedule minus those faults).
@@ -49,10 +49,20 @@ extension FaultSchedule {
         if classes.isEmpty { classes = [FaultClass.allCases[rng.next(in: 0...(FaultClass.allCases.count - 1))]] }
         let span = max(1_000, spanMs)
         var faults: [ScheduledFault] = []
+        var storeDamaged = false
         for c in classes {
+            let isStoreDamage = c == .corruption || c == .rollback
             for _ in 0..<rng.next(in: faultsPerClass) {
                 let at = Int64(rng.next(in: 0...Int(span / 1000))) * 1000
-                faults.append(draw(c, at: at, span: span, rng: &rng))
+                let fault = draw(c, at: at, span: span, rng: &rng)
+                // At most one damaged store per seed: PeerLink repairs any single loss of a
+                // store (corrupt or rolled back) from the peer; when both lose what they had
+                // acknowledged to each other, nothing is left to repair from.
+                if isStoreDamage {
+                    if storeDamaged { continue }
+                    storeDamaged = true
+                }
+                faults.append(fault)
             }
         }
         faults.sort { $0.atMs < $1.atMs }

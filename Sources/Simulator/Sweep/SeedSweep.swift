@@ -26,6 +26,8 @@ public struct SeedOutcome: Sendable {
     /// A minimal schedule that still fails the same way (when shrunk).
     public var shrunk: FaultSchedule?
     public var virtualMs: Int64
+    /// The nodes' log lines of the (unshrunk) run.
+    public var logs: [String] = []
     public var passed: Bool { problems.isEmpty }
 
     /// The class of the first problem (`convergence`, `lost`, `duplicate`, `monotonic`, `error`),
@@ -88,7 +90,9 @@ public enum SeedSweep {
             problems.append("error: the run stopped before the recovery")
         }
         problems += driver.problems
-        return SeedOutcome(seed: seed, faults: faults, problems: problems, shrunk: nil, virtualMs: r.virtualMs)
+        var outcome = SeedOutcome(seed: seed, faults: faults, problems: problems, shrunk: nil, virtualMs: r.virtualMs)
+        if !problems.isEmpty { outcome.logs = r.logs }
+        return outcome
     }
 
     /// Runs seed `seed` of a sweep: its random schedule (or `faults` when given), shrunk on failure.
