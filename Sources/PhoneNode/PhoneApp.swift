@@ -14,6 +14,12 @@ import Shared
 public struct PhoneApp: NodeApp {
     /// The app's durable state (mirrored into the node's local table by `save`).
     var state = PhoneState()
+    /// The state as the local table holds it since the last `save` (nil before the launch's
+    /// first save): `save` encodes only the parts that differ from it.
+    var saved: PhoneState?
+    /// Today in the device's time zone and the next local midnight (not durable: recomputed
+    /// when the day or the zone changes), so timers and deadlines need no calendar arithmetic.
+    var dayWindow: LocalDayWindow?
     /// The goal delete-confirmation dialog (UI state: it does not survive a restart).
     var deletion = CountdownDeletionFlow()
     /// Where `export csv` writes its file (the share sheet's stand-in).
@@ -37,6 +43,7 @@ public struct PhoneApp: NodeApp {
     public mutating func onLaunch(_ ctx: inout NodeContext) {
         let (loaded, problems) = PhoneState.decode(ctx.local)
         state = loaded
+        saved = nil
         for key in problems { ctx.log(.warning, "phone state '\(key)' did not decode; it starts from its default") }
         if state.auth.requestedMs == nil {
             state.auth.requestedMs = ctx.now
@@ -95,8 +102,21 @@ public struct PhoneApp: NodeApp {
     public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
         [
             state.notifications.pending.items.first?.fireMs, state.observer.dueMs, state.widgets.nextReloadMs,
-            state.countdownWidget.nextReloadMs, CountdownCalendar.nextLocalMidnight(after: ctx.now, calendar: ctx.calendar),
+            state.countdownWidget.nextReloadMs, nextLocalMidnight(ctx),
         ].compactMap { $0 }.min()
+    }
+
+    /// The next local midnight after `ctx.now`, from `dayWindow` when it still holds.
+    func nextLocalMidnight(_ ctx: NodeContext) -> EpochMs {
+        if let w = dayWindow, w.contains(ctx.now, calendar: ctx.calendar) { return w.nextMidnightMs }
+        return CountdownCalendar.nextLocalMidnight(after: ctx.now, calendar: ctx.calendar)
+    }
+
+    /// The local day window at `ctx.now`, recomputed only when the day or the zone changed.
+    mutating func today(_ ctx: NodeContext) -> LocalDayWindow {
+        let w = dayWindow?.refreshed(at: ctx.now, calendar: ctx.calendar) ?? LocalDayWindow(at: ctx.now, calendar: ctx.calendar)
+        dayWindow = w
+        return w
     }
 
     /// The value at `path` (docs/PHONE.md lists them).
@@ -155,7 +175,7 @@ public struct PhoneApp: NodeApp {
             reloadCountdownWidget(&ctx)
         }
         state.app.timeZone = zone
-        if state.app.countdownDay != ctx.calendar.civilDate(ctx.now) { recomputeCounts(&ctx) }
+        if state.app.countdownDay != today(ctx).day { recomputeCounts(&ctx) }
         scheduleWeeklySummary(&ctx)
         deliverDueNotifications(&ctx)
         if let due = state.observer.dueMs, due <= ctx.now { deliverStepObserver(&ctx) }
@@ -165,16 +185,24 @@ public struct PhoneApp: NodeApp {
 
     /// Recomputes every goal's count for today (launch, foreground, date change).
     mutating func recomputeCounts(_ ctx: inout NodeContext) {
-        state.app.countdownDay = ctx.calendar.civilDate(ctx.now)
+        state.app.countdownDay = today(ctx).day
         state.app.recomputes += 1
     }
 
     // MARK: - Persistence
 
     /// Writes the parts of the state that changed into the node's local table.
+    ///
+    /// Only the parts that differ from `saved` are encoded (the first save after launch
+    /// checks them all), and of those only the ones whose encoding differs from the stored
+    /// value are written: most events (a live-metrics message, a tick) change one or two
+    /// small parts, and encoding the whole state on each was most of the phone's time.
     mutating func save(_ ctx: inout NodeContext) {
-        let parts = state.encoded()
-        for (key, value) in parts where ctx.local[key] != value { ctx.setLocal(key, value) }
-        if state.live == nil, ctx.local[PhoneState.Key.live] != nil { ctx.setLocal(PhoneState.Key.live, nil) }
+        let keys = saved.map { state.changedKeys(since: $0) } ?? PhoneState.Key.all
+        for key in keys {
+            let value = state.encoded(key)
+            if ctx.local[key] != value { ctx.setLocal(key, value) }
+        }
+        saved = state
     }
 }

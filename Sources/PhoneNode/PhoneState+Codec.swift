@@ -7,27 +7,56 @@ import Shared
 extension PhoneState {
     // MARK: - Whole state
 
-    /// Every part under its key.
+    /// Every part under its key (`live` only while there is a live workout).
     func encoded() -> [String: PlistValue] {
-        var out: [String: PlistValue] = [
-            Key.ids: ["sample": .int(Int64(ids.sample)), "goal": .int(Int64(ids.goal))],
-            Key.auth: encode(auth),
-            Key.app: encode(app),
-            Key.notifications: encode(notifications),
-            Key.motion: .array(motion.map(\.plistValue)),
-            Key.widgets: encode(widgets),
-            Key.countdownWidget: encode(countdownWidget),
-            Key.observer: optionalInts(["last": observer.lastDeliveryMs, "pendingSince": observer.pendingSinceMs], ["deliveries": observer.deliveries]),
-            Key.exports: .array(exports.map { ["name": .string($0.name), "path": .string($0.path), "rows": .int(Int64($0.rows)), "bytes": .int(Int64($0.bytes)), "at": .int($0.atMs)] }),
-            Key.effects: .array(effects.map { e in
+        var out: [String: PlistValue] = [:]
+        for key in Key.all { if let v = encoded(key) { out[key] = v } }
+        return out
+    }
+
+    /// The part stored under `key`; nil for `live` without a live workout (and unknown keys).
+    func encoded(_ key: String) -> PlistValue? {
+        switch key {
+        case Key.ids: return ["sample": .int(Int64(ids.sample)), "goal": .int(Int64(ids.goal))]
+        case Key.auth: return encode(auth)
+        case Key.app: return encode(app)
+        case Key.notifications: return encode(notifications)
+        case Key.motion: return .array(motion.map(\.plistValue))
+        case Key.widgets: return encode(widgets)
+        case Key.countdownWidget: return encode(countdownWidget)
+        case Key.observer:
+            return optionalInts(["last": observer.lastDeliveryMs, "pendingSince": observer.pendingSinceMs], ["deliveries": observer.deliveries])
+        case Key.exports:
+            return .array(exports.map { ["name": .string($0.name), "path": .string($0.path), "rows": .int(Int64($0.rows)), "bytes": .int(Int64($0.bytes)), "at": .int($0.atMs)] })
+        case Key.effects:
+            return .array(effects.map { e in
                 var d: [String: PlistValue] = ["at": .int(e.atMs), "payload": e.effect.payload]
                 if let o = e.outcome { d["outcome"] = .string(o) }
                 return .dictionary(d)
-            }),
-            Key.link: link.plistValue,
-        ]
-        if let live { out[Key.live] = live.plistValue }
-        return out
+            })
+        case Key.link: return link.plistValue
+        case Key.live: return live?.plistValue
+        default: return nil
+        }
+    }
+
+    /// The keys whose parts differ between `self` and `old` (compared as values, which is
+    /// much cheaper than encoding them: unchanged arrays share their storage).
+    func changedKeys(since old: PhoneState) -> [String] {
+        var keys: [String] = []
+        if ids != old.ids { keys.append(Key.ids) }
+        if auth != old.auth { keys.append(Key.auth) }
+        if app != old.app { keys.append(Key.app) }
+        if notifications != old.notifications { keys.append(Key.notifications) }
+        if motion != old.motion { keys.append(Key.motion) }
+        if widgets != old.widgets { keys.append(Key.widgets) }
+        if countdownWidget != old.countdownWidget { keys.append(Key.countdownWidget) }
+        if observer != old.observer { keys.append(Key.observer) }
+        if exports != old.exports { keys.append(Key.exports) }
+        if effects != old.effects { keys.append(Key.effects) }
+        if live != old.live { keys.append(Key.live) }
+        if link != old.link { keys.append(Key.link) }
+        return keys
     }
 
     /// The state stored in `local`, and the keys that did not decode.

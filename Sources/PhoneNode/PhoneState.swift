@@ -18,6 +18,8 @@ struct PhoneState: Sendable, Equatable {
         static let effects = "phone.effects"
         static let live = "phone.live"
         static let link = "phone.link"
+        /// Every key, in a fixed order.
+        static let all = [ids, auth, app, notifications, motion, widgets, countdownWidget, observer, exports, effects, live, link]
     }
 
     var ids = IDCounters()

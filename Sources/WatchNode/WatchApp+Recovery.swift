@@ -93,18 +93,17 @@ extension WatchApp {
     /// Brings the stored snapshot up to the manager's active session, or removes it when
     /// there is none.
     mutating func persistWorkout(_ ctx: inout NodeContext) {
-        let snapshot = manager.snapshot(at: ctx.now)
-        if persistedWorkoutID != nil, persistedWorkoutID != snapshot?.workoutID {
+        let stored = persistedWorkoutID != nil && persistedWorkoutID == manager.session?.id ? persistedSampleCount : 0
+        let update = manager.snapshotWrites(at: ctx.now, persistedSampleCount: stored)
+        if persistedWorkoutID != nil, persistedWorkoutID != update?.workoutID {
             for (k, v) in WorkoutSnapshotStore.removals(sampleCount: persistedSampleCount) { ctx.setLocal(k, v) }
             persistedWorkoutID = nil
             persistedSampleCount = 0
         }
-        guard let snapshot else { return }
-        for (k, v) in WorkoutSnapshotStore.writes(for: snapshot, persistedSampleCount: persistedSampleCount) {
-            ctx.setLocal(k, v)
-        }
-        persistedWorkoutID = snapshot.workoutID
-        persistedSampleCount = snapshot.samples.count
+        guard let update else { return }
+        for (k, v) in update.writes { ctx.setLocal(k, v) }
+        persistedWorkoutID = update.workoutID
+        persistedSampleCount = update.sampleCount
     }
 
     /// Stores the picker's activity and location.

@@ -57,6 +57,9 @@ public struct WatchApp: NodeApp {
     /// The local day and time zone the day-dependent values were computed for.
     var computedDay: CivilDate?
     var computedZone: String?
+    /// Today in the device's time zone and where it ends (not durable: recomputed when the
+    /// day or the zone changes), so a tick needs no calendar arithmetic.
+    var dayWindow: LocalDayWindow?
     /// The replicated step goal the last refresh saw (a change clears a pushed goal).
     var seenStepGoal: Int?
     /// The workout whose snapshot is stored, and how many of its samples are.
@@ -128,7 +131,7 @@ public struct WatchApp: NodeApp {
     public mutating func onTick(_ ctx: inout NodeContext) {
         applyLifecycle(lifecycle.onTick(at: ctx.now), &ctx)
         let zone = ctx.calendar.timeZone.identifier
-        if ctx.calendar.civilDate(ctx.now) != computedDay || zone != computedZone
+        if today(ctx).day != computedDay || zone != computedZone
             || goalEntry.map({ ctx.now >= $0.refreshAtMs }) ?? true
         {
             refreshDay(&ctx)
@@ -158,9 +161,16 @@ public struct WatchApp: NodeApp {
         ctx.replica.record(AppSettings.self, id: AppSettings.recordID) ?? .defaults
     }
 
+    /// The local day window at `ctx.now`, recomputed only when the day or the zone changed.
+    mutating func today(_ ctx: NodeContext) -> LocalDayWindow {
+        let w = dayWindow?.refreshed(at: ctx.now, calendar: ctx.calendar) ?? LocalDayWindow(at: ctx.now, calendar: ctx.calendar)
+        dayWindow = w
+        return w
+    }
+
     /// Recomputes everything that depends on the local day.
     mutating func refreshDay(_ ctx: inout NodeContext) {
-        computedDay = ctx.calendar.civilDate(ctx.now)
+        computedDay = today(ctx).day
         computedZone = ctx.calendar.timeZone.identifier
         refreshComplication(&ctx)
         refreshGoals(&ctx)

@@ -22,8 +22,37 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(year: y, month: m, day: d)
     }
 
+    /// `YYYY-MM-DD`, as `String(format: "%04d-%02d-%02d")` writes it (written by hand: the
+    /// formatter was a tenth of a simulated workout's time).
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(10)
+        Self.appendPadded(year, width: 4, to: &utf8)
+        utf8.append(UInt8(ascii: "-"))
+        Self.appendPadded(month, width: 2, to: &utf8)
+        utf8.append(UInt8(ascii: "-"))
+        Self.appendPadded(day, width: 2, to: &utf8)
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// Appends `n` in decimal, zero-padded to `width` characters like printf's `%0Nd` (a minus
+    /// sign counts toward the width and comes before the zeros).
+    static func appendPadded(_ n: Int, width: Int, to out: inout [UInt8]) {
+        if n < 0 { out.append(UInt8(ascii: "-")) }
+        var digitCount = 1
+        var rest = n.magnitude / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        for _ in 0..<max(0, width - (n < 0 ? 1 : 0) - digitCount) { out.append(UInt8(ascii: "0")) }
+        let first = out.count
+        var m = n.magnitude
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(m % 10))
+            m /= 10
+        } while m > 0
+        out[first...].reverse()
     }
 
     public static func < (a: CivilDate, b: CivilDate) -> Bool {
@@ -130,6 +159,39 @@ public struct LocalCalendar: Sendable {
 
     /// Local midnight at the start of `day`.
     public func startOfDay(_ day: CivilDate) -> EpochMs { startOfDay(instant(day, hour: 12)) }
+}
+
+/// The local day around an instant and the instant it ends, remembered so that code asking
+/// "which day is it, when does it end?" many times a day (timers, deadlines) does the
+/// calendar arithmetic once a day instead of on every question.
+public struct LocalDayWindow: Sendable, Equatable {
+    /// The time zone it was computed in.
+    public let zoneIdentifier: String
+    /// The local day that contains `fromMs`.
+    public let day: CivilDate
+    /// The instant it was computed at (in `day`).
+    public let fromMs: EpochMs
+    /// The next local midnight: `CountdownCalendar.nextLocalMidnight(after: fromMs, calendar:)`.
+    public let nextMidnightMs: EpochMs
+
+    /// The day that contains `ms` in `calendar`, and its end.
+    public init(at ms: EpochMs, calendar: LocalCalendar) {
+        zoneIdentifier = calendar.timeZone.identifier
+        day = calendar.civilDate(ms)
+        fromMs = ms
+        nextMidnightMs = calendar.startOfDay(day.adding(days: 1))
+    }
+
+    /// True when `ms` lies in the same local day of the same time zone, from `fromMs` on
+    /// (so `day` and `nextMidnightMs` are its answers too).
+    public func contains(_ ms: EpochMs, calendar: LocalCalendar) -> Bool {
+        ms >= fromMs && ms < nextMidnightMs && calendar.timeZone.identifier == zoneIdentifier
+    }
+
+    /// This window when it contains `ms`, else the window computed at `ms`.
+    public func refreshed(at ms: EpochMs, calendar: LocalCalendar) -> LocalDayWindow {
+        contains(ms, calendar: calendar) ? self : LocalDayWindow(at: ms, calendar: calendar)
+    }
 }
 
 extension Date {

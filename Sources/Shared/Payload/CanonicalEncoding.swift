@@ -53,8 +53,32 @@ public enum CanonicalEncoding {
         }
     }
 
-    /// The size of the canonical form, as the payload limits measure it.
-    public static func encodedSize(_ value: PlistValue) -> Int { encode(value).count }
+    /// The size of the canonical form, as the payload limits measure it: counted, not
+    /// encoded (the size does not depend on the order of a dictionary's keys, so nothing is
+    /// sorted or copied). MUST equal `encode(value).count` for every value (tested).
+    public static func encodedSize(_ value: PlistValue) -> Int {
+        switch value {
+        case .string(let s): return 1 + lengthPrefixedSize(s.utf8.count)
+        case .int(let i): return 1 + varintSize(UInt64(bitPattern: (i << 1) ^ (i >> 63)))
+        case .double, .date: return 9
+        case .bool: return 1
+        case .data(let bytes): return 1 + lengthPrefixedSize(bytes.count)
+        case .array(let items):
+            var n = 1 + varintSize(UInt64(items.count))
+            for item in items { n += encodedSize(item) }
+            return n
+        case .dictionary(let d):
+            var n = 1 + varintSize(UInt64(d.count))
+            for (key, item) in d { n += lengthPrefixedSize(key.utf8.count) + encodedSize(item) }
+            return n
+        }
+    }
+
+    /// A varint length prefix and `count` bytes.
+    static func lengthPrefixedSize(_ count: Int) -> Int { varintSize(UInt64(count)) + count }
+
+    /// The byte count of `value` as an unsigned LEB128 varint.
+    static func varintSize(_ value: UInt64) -> Int { value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7 }
 
     /// Decodes exactly one value that fills `bytes`; rejects trailing bytes, unsorted or
     /// duplicate keys and nesting deeper than `maxDepth`.

@@ -16,10 +16,15 @@ public enum WatchLinkEffect: Sendable, Hashable {
     public var summary: String {
         switch self {
         case .sendMessage(let m):
-            "sendMessage \(m["type"]?.stringValue ?? "?") \(CanonicalEncoding.encodedSize(m)) B"
+            Self.messageSummary(m, bytes: CanonicalEncoding.encodedSize(m))
         case .transferFile(let name, let bytes, _):
             "transferFile \(name) \(bytes.count) B"
         }
+    }
+
+    /// `summary` of `.sendMessage(m)` when the canonical size of `m` is already known.
+    static func messageSummary(_ m: PlistValue, bytes: Int) -> String {
+        "sendMessage \(m["type"]?.stringValue ?? "?") \(bytes) B"
     }
 }
 

@@ -55,19 +55,23 @@ public struct WatchLinkLog: Sendable, Hashable {
 
     /// Records an effect handed to the link.
     public mutating func record(_ effect: WatchLinkEffect) {
+        let summary: String
         switch effect {
         case .sendMessage(let m):
+            let bytes = MirrorPayload.canonicalSize(m)
+            summary = WatchLinkEffect.messageSummary(m, bytes: bytes)
             messagesSent += 1
             lastMessage = m
             if m["type"]?.stringValue == MirrorPayload.type {
                 mirrorSent += 1
-                mirrorBytes += MirrorPayload.canonicalSize(m)
+                mirrorBytes += bytes
             }
         case .transferFile:
+            summary = effect.summary
             filesSent += 1
             lastFile = effect
         }
-        recent.append(effect.summary)
+        recent.append(summary)
         if recent.count > Self.maxRecent { recent.removeFirst(recent.count - Self.maxRecent) }
     }
 

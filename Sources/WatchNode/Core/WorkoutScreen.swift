@@ -115,6 +115,7 @@ public enum MirrorPayload {
         return .dictionary(d)
     }
 
-    /// The size the mirroring budget charges: the canonical encoding's byte count.
-    public static func canonicalSize(_ payload: PlistValue) -> Int { CanonicalEncoding.encode(payload).count }
+    /// The size the mirroring budget charges: the canonical encoding's byte count (counted,
+    /// not encoded).
+    public static func canonicalSize(_ payload: PlistValue) -> Int { CanonicalEncoding.encodedSize(payload) }
 }

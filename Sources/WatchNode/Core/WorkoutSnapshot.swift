@@ -26,6 +26,11 @@ public struct WorkoutSnapshot: Sendable, Hashable {
             self.endMs = endMs
             self.value = value
         }
+
+        /// A collected sample as the snapshot keeps it (its id is dropped).
+        init(_ sample: HealthSample) {
+            self.init(kind: sample.kind, startMs: sample.startMs, endMs: sample.endMs, value: sample.value)
+        }
     }
 
     /// When the snapshot was taken.
@@ -46,6 +51,13 @@ public struct WorkoutSnapshot: Sendable, Hashable {
 
     /// The snapshot of `session` and `builder` at `nowMs`.
     public init(session: WorkoutSession, builder: LiveWorkoutBuilder, at nowMs: EpochMs) {
+        self.init(headOf: session, builder: builder, at: nowMs)
+        samples = builder.samples.map(Sample.init)
+    }
+
+    /// The snapshot of `session` and `builder` at `nowMs` without its samples (`samples` is
+    /// empty; the running totals still cover every sample): the store's head.
+    init(headOf session: WorkoutSession, builder: LiveWorkoutBuilder, at nowMs: EpochMs) {
         savedAtMs = nowMs
         workoutID = session.id
         configuration = session.configuration
@@ -55,7 +67,7 @@ public struct WorkoutSnapshot: Sendable, Hashable {
         events = session.events
         collectionStartMs = builder.collectionStartMs
         collectionEndMs = builder.collectionEndMs
-        samples = builder.samples.map { Sample(kind: $0.kind, startMs: $0.startMs, endMs: $0.endMs, value: $0.value) }
+        samples = []
         heartRateCount = builder.heartRate.count
         heartRateSumBpm = builder.heartRate.sum
         energyKcal = builder.activeEnergy.sum
@@ -140,6 +152,19 @@ extension WorkoutManager {
     public func snapshot(at nowMs: EpochMs) -> WorkoutSnapshot? {
         guard let session, let builder else { return nil }
         return WorkoutSnapshot(session: session, builder: builder, at: nowMs)
+    }
+
+    /// The writes that bring a stored snapshot up to the active session at `nowMs`, given
+    /// that its first `persistedSampleCount` samples are stored (nil without a session).
+    /// Unlike `snapshot(at:)` it copies only the samples of the chunks it rewrites, so
+    /// persisting after every sample does not copy the whole series each time.
+    public func snapshotWrites(at nowMs: EpochMs, persistedSampleCount: Int) -> (workoutID: String, sampleCount: Int, writes: [WorkoutSnapshotStore.Write])? {
+        guard let session, let builder else { return nil }
+        let head = WorkoutSnapshot(headOf: session, builder: builder, at: nowMs)
+        let writes = WorkoutSnapshotStore.writes(head: head, sampleCount: builder.samples.count, persistedSampleCount: persistedSampleCount) {
+            builder.samples[$0].map(WorkoutSnapshot.Sample.init)
+        }
+        return (session.id, builder.samples.count, writes)
     }
 
     /// Restores the session and builder of `snapshot` after a crash: same id, same state.

@@ -35,17 +35,26 @@ public enum WorkoutSnapshotStore {
     public static func writes(for snapshot: WorkoutSnapshot, persistedSampleCount: Int) -> [Write] {
         var head = snapshot
         head.samples = []
+        return writes(head: head, sampleCount: snapshot.samples.count, persistedSampleCount: persistedSampleCount) {
+            Array(snapshot.samples[$0])
+        }
+    }
+
+    /// The writes for a snapshot given as its head (`samples` empty) and its `sampleCount`
+    /// samples, of which `samples(range)` returns the ones in `range` (only the rewritten
+    /// chunks are asked for).
+    static func writes(head: WorkoutSnapshot, sampleCount count: Int, persistedSampleCount: Int,
+                       samples: (Range<Int>) -> [WorkoutSnapshot.Sample]) -> [Write] {
         guard case .dictionary(var d) = head.plistValue() else { preconditionFailure("a snapshot encodes as a dictionary") }
-        d["sampleCount"] = .int(Int64(snapshot.samples.count))
+        d["sampleCount"] = .int(Int64(count))
         var out: [Write] = [(headKey, .dictionary(d))]
-        let count = snapshot.samples.count
         guard count > persistedSampleCount else { return out }
         let first = max(0, persistedSampleCount) / samplesPerChunk
         let last = (count - 1) / samplesPerChunk
         for i in first...last {
             let lower = i * samplesPerChunk
             let upper = min(count, lower + samplesPerChunk)
-            out.append((chunkKey(i), encodeChunk(snapshot.samples[lower..<upper])))
+            out.append((chunkKey(i), encodeChunk(samples(lower..<upper)[...])))
         }
         return out
     }

@@ -1,0 +1,40 @@
+import PeerLink
+@testable import PhoneNode
+import Shared
+import Testing
+
+/// `save` rewrites only the parts that changed since the last save; after every event the
+/// local table must still decode to exactly the app's state, or a crash would lose the rest.
+@Suite("Phone state saving")
+struct PhoneStateSaveTests {
+    typealias F = PhoneFixture
+
+    static func expectStoredStateMatches(_ p: PhoneHarness, after step: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let local = p.engine.ctx.local
+        let stored = local.filter { PhoneState.Key.all.contains($0.key) }
+        #expect(stored == p.engine.app.state.encoded(), "after \(step): the local table differs from the state", sourceLocation: sourceLocation)
+        #expect(PhoneState.decode(local).1.isEmpty, "after \(step)", sourceLocation: sourceLocation)
+    }
+
+    @Test func theLocalTableHoldsTheWholeStateAfterEveryEvent() throws {
+        let p = try PhoneHarness(start: F.local("Asia/Tokyo", 2026, 6, 7, 10))
+        Self.expectStoredStateMatches(p, after: "launch")
+        let steps = [
+            "authorize grant all", "app foreground", "settings step-goal 12000",
+            "steps 1000 --from 2026-06-07T01:00:00Z --to 2026-06-07T01:10:00Z", "hr 72 --at 2026-06-07T01:05:00Z",
+            "goal add \"Marathon\" --date 2026-12-01", "profile birth-date 1990-02-28", "goal add Forty --age 40",
+            "goal delete goal-1", "goal delete goal-1 --confirm", "app background",
+            "export csv", "settings notifications off",
+        ]
+        for line in steps {
+            #expect(p.run(line).isOK, "\(line)")
+            Self.expectStoredStateMatches(p, after: line)
+        }
+        for hours in [1, 6, 24, 48] {
+            p.advance(by: Int64(hours) * 3_600_000)
+            Self.expectStoredStateMatches(p, after: "advancing \(hours) h")
+        }
+        try p.restart()
+        Self.expectStoredStateMatches(p, after: "restart")
+    }
+}
