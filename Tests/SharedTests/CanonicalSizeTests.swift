@@ -1,9 +1,10 @@
 import Testing
 @testable import Shared
 
-/// `encodedSize` counts the canonical form without building it; it must agree with the
-/// encoder byte for byte, or payload limits would accept or refuse the wrong payloads.
-@Suite("Canonical encoding size")
+/// `encodedSize` counts the canonical form without building it, and `utf8Less` compares keys
+/// with memcmp; both must agree with the slow forms exactly, or payload limits would accept
+/// the wrong payloads and digests would differ between equal states.
+@Suite("Canonical encoding shortcuts")
 struct CanonicalSizeTests {
     /// A random value up to `depth` levels deep, with lengths around the varint boundaries.
     static func value(_ rng: inout SplitMix64, depth: Int) -> PlistValue {
@@ -41,5 +42,20 @@ struct CanonicalSizeTests {
             #expect(w.bytes.count == size)
             #expect(CanonicalEncoding.varintSize(value) == size)
         }
+    }
+
+    @Test func keyOrderIsTheUTF8ByteOrder() {
+        let seed: UInt64 = 0xBEEF
+        var rng = SplitMix64(seed: seed)
+        let pieces = ["", "a", "b", "ab", "Z", "歩", "数", "é", "e\u{301}", "😀", "\u{7F}", "\u{80}", "z"]
+        func word() -> String { (0..<rng.next(in: 0...4)).map { _ in pieces[rng.next(in: 0...pieces.count - 1)] }.joined() }
+        for _ in 0..<5_000 {
+            let a = word(), b = word()
+            #expect(CanonicalEncoding.utf8Less(a, b) == a.utf8.lexicographicallyPrecedes(b.utf8), "seed \(seed): \(a.debugDescription) vs \(b.debugDescription)")
+        }
+        // A Substring-backed or bridged string takes the slow path and agrees too.
+        let long = String(repeating: "k", count: 40)
+        #expect(CanonicalEncoding.utf8Less(String(long.dropLast()), long))
+        #expect(!CanonicalEncoding.utf8Less(long, long))
     }
 }

@@ -82,13 +82,14 @@ import Testing
     }
 
     @Test func snapshotWritesOnlyTheLastChunk() {
+        let size = WorkoutSnapshotStore.samplesPerChunk
         var m = WorkoutManager()
         _ = m.start(workoutID: "w1", configuration: runOutdoor, at: 0)
-        for i in 1...300 { _ = m.addHeartRate(bpm: 120, at: EpochMs(i) * 1000) }
-        let snapshot = m.snapshot(at: 301_000)!
+        for i in 1...(size + 10) { _ = m.addHeartRate(bpm: 120, at: EpochMs(i) * 1000) }
+        let snapshot = m.snapshot(at: EpochMs(size + 11) * 1000)!
         let all = WorkoutSnapshotStore.writes(for: snapshot, persistedSampleCount: 0)
         #expect(all.map(\.key) == [WorkoutSnapshotStore.headKey, "workout.samples.0", "workout.samples.1"])
-        let incremental = WorkoutSnapshotStore.writes(for: snapshot, persistedSampleCount: 299)
+        let incremental = WorkoutSnapshotStore.writes(for: snapshot, persistedSampleCount: size + 9)
         #expect(incremental.map(\.key) == [WorkoutSnapshotStore.headKey, "workout.samples.1"])
         var local: [String: PlistValue] = [:]
         for w in all { local[w.key] = w.value }
@@ -103,6 +104,27 @@ import Testing
             return
         }
         #expect(e.reason.contains("chunk 1 is missing"))
+    }
+
+    @Test func aSnapshotStoredWithTheOldChunkSizeStillLoads() {
+        var m = WorkoutManager()
+        _ = m.start(workoutID: "w1", configuration: runOutdoor, at: 0)
+        for i in 1...300 { _ = m.addHeartRate(bpm: 100 + Double(i % 50), at: EpochMs(i) * 1000) }
+        let snapshot = m.snapshot(at: 301_000)!
+        // The layout before heads recorded `chunkSize`: 256 samples per chunk.
+        var head = WorkoutSnapshotStore.writes(for: snapshot, persistedSampleCount: 0)[0].value!.dictionaryValue!
+        head["chunkSize"] = nil
+        var local: [String: PlistValue] = [WorkoutSnapshotStore.headKey: .dictionary(head)]
+        local["workout.samples.0"] = WorkoutSnapshotStore.encodeChunk(snapshot.samples[0..<256])
+        local["workout.samples.1"] = WorkoutSnapshotStore.encodeChunk(snapshot.samples[256..<300])
+        guard case .success(let loaded)? = WorkoutSnapshotStore.load(from: local) else {
+            Issue.record("a legacy snapshot did not load")
+            return
+        }
+        #expect(loaded == snapshot)
+        // Removing it by today's chunk size removes every legacy chunk too.
+        let removed = Set(WorkoutSnapshotStore.removals(sampleCount: 300).map(\.key))
+        #expect(removed.isSuperset(of: local.keys))
     }
 
     @Test func unusableSnapshotIsQuarantinedNotOverwritten() throws {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The one byte form of a `PlistValue`: used for payload size limits, the wire and digests.
 ///
 /// Layout: a tag byte, then the body.
@@ -132,6 +138,16 @@ public enum CanonicalEncoding {
 
     /// Orders strings by their UTF-8 bytes (not by Swift's Unicode ordering).
     public static func utf8Less(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        // Native strings expose their UTF-8 bytes: compare them with memcmp (the generic
+        // sequence comparison was a tenth of the simulator's time, sorting dictionary keys).
+        let fast = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y -> Bool in
+                let n = min(x.count, y.count)
+                let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+                return c != 0 ? c < 0 : x.count < y.count
+            }
+        }
+        if let fast, let result = fast { return result }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 }

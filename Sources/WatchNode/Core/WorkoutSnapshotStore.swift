@@ -22,8 +22,11 @@ public enum WorkoutSnapshotStore {
     public static let chunkKeyPrefix = "workout.samples."
     /// Where an unusable snapshot is moved (never overwritten by the next workout's).
     public static let quarantineKey = "workout.snapshot.unusable"
-    /// Samples per chunk.
-    public static let samplesPerChunk = 256
+    /// Samples per chunk written (small, so the chunk rewritten after each sample is small;
+    /// the head records it as `chunkSize`).
+    public static let samplesPerChunk = 32
+    /// The chunk size of a head without `chunkSize` (stores written before it was recorded).
+    static let legacySamplesPerChunk = 256
 
     /// One durable write: set `key` to `value`, or remove it when `value` is nil.
     public typealias Write = (key: String, value: PlistValue?)
@@ -47,6 +50,7 @@ public enum WorkoutSnapshotStore {
                        samples: (Range<Int>) -> [WorkoutSnapshot.Sample]) -> [Write] {
         guard case .dictionary(var d) = head.plistValue() else { preconditionFailure("a snapshot encodes as a dictionary") }
         d["sampleCount"] = .int(Int64(count))
+        d["chunkSize"] = .int(Int64(samplesPerChunk))
         var out: [Write] = [(headKey, .dictionary(d))]
         guard count > persistedSampleCount else { return out }
         let first = max(0, persistedSampleCount) / samplesPerChunk
@@ -60,6 +64,7 @@ public enum WorkoutSnapshotStore {
     }
 
     /// The writes that remove a stored snapshot of `sampleCount` samples.
+    /// (Removing by the smallest chunk size also removes every chunk of a larger one.)
     public static func removals(sampleCount: Int) -> [Write] {
         let chunks = sampleCount == 0 ? 0 : (sampleCount - 1) / samplesPerChunk + 1
         return [(headKey, nil)] + (0..<chunks).map { (chunkKey($0), nil) }
@@ -82,13 +87,15 @@ public enum WorkoutSnapshotStore {
         case .success(let s): snapshot = s
         }
         guard snapshot.samples.isEmpty else { return .failure(.init("head holds samples")) }
+        let chunkSize = headValue["chunkSize"].map { $0.intValue.map(Int.init) ?? 0 } ?? legacySamplesPerChunk
+        guard chunkSize >= 1, chunkSize <= legacySamplesPerChunk else { return .failure(.init("head has no valid chunkSize")) }
         var samples: [WorkoutSnapshot.Sample] = []
         samples.reserveCapacity(Int(count))
         var index = 0
         while samples.count < Int(count) {
             guard let chunk = local[chunkKey(index)] else { return .failure(.init("sample chunk \(index) is missing")) }
-            guard let part = decodeChunk(chunk) else { return .failure(.init("sample chunk \(index) does not decode")) }
-            let expected = min(samplesPerChunk, Int(count) - samples.count)
+            guard let part = decodeChunk(chunk, maxCount: chunkSize) else { return .failure(.init("sample chunk \(index) does not decode")) }
+            let expected = min(chunkSize, Int(count) - samples.count)
             guard part.count == expected else {
                 return .failure(.init("sample chunk \(index) holds \(part.count) samples, expected \(expected)"))
             }
@@ -117,11 +124,11 @@ public enum WorkoutSnapshotStore {
         ]
     }
 
-    static func decodeChunk(_ value: PlistValue) -> [WorkoutSnapshot.Sample]? {
+    static func decodeChunk(_ value: PlistValue, maxCount: Int) -> [WorkoutSnapshot.Sample]? {
         guard let kinds = value["kinds"]?.dataValue, let starts = WorkoutSnapshot.ints(value["starts"]),
               let durations = WorkoutSnapshot.ints(value["durations"]), let values = WorkoutSnapshot.doubles(value["values"]),
               kinds.count == starts.count, kinds.count == durations.count, kinds.count == values.count,
-              kinds.count <= samplesPerChunk
+              kinds.count <= maxCount
         else { return nil }
         var out: [WorkoutSnapshot.Sample] = []
         out.reserveCapacity(kinds.count)
