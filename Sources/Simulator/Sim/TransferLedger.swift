@@ -198,6 +198,7 @@ public struct TransferLedger: Sendable {
         // Transfers the receive logs moved past. Acknowledged ones among them were delivered
         // before (to a store that has since lost them): the sender does not resend those, so
         // the log passes them without a delivery, unless an old frame of one was still in flight.
+        // The same holds for one the sender's rollback lost after the receiver delivered it.
         var queued: [Key] = []
         var passedAcknowledged: [Key] = []
         for s in UserInfoStream.allCases {
@@ -206,7 +207,10 @@ public struct TransferLedger: Sendable {
             if new > old {
                 for seq in seqs[sk, default: []] where seq > old && seq <= new {
                     let key = Key(sender: sender, incarnation: p.peerIncarnation, seq: seq)
-                    if !entries[key]!.acknowledged { queued.append(key) } else if entries[key]!.deliveries == 0 { passedAcknowledged.append(key) }
+                    let e = entries[key]!
+                    // Still queued at the sender, or gone from it (acknowledged, or lost with a
+                    // rollback of the sender's store): those are not resent.
+                    if !e.acknowledged, !e.erasedAtSender { queued.append(key) } else if e.deliveries == 0 { passedAcknowledged.append(key) }
                 }
             } else if new < old {
                 erase(sk, above: new, through: old)
@@ -215,7 +219,7 @@ public struct TransferLedger: Sendable {
         let delivered = stat - v.deliveredCount
         if stat >= v.deliveredCount {
             if delivered < queued.count {
-                violations.append("\(nowMs) \(role): its receive log passed \(queued.count) transfers still queued at the \(sender) but delivered only \(delivered)")
+                violations.append("\(nowMs) \(role): its receive log passed \(queued.count) transfers still queued at the \(sender) (\(queued.map { "u\($0.seq)" }.joined(separator: ", "))) but delivered only \(delivered)")
             } else if delivered > queued.count + passedAcknowledged.count {
                 violations.append("\(nowMs) \(role): delivered \(delivered) user-info transfers but its receive logs passed only \(queued.count + passedAcknowledged.count) known ones")
             }
