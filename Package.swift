@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The libraries are compiled with optimization in debug builds too: `swift test` replays
+/// thousands of simulated hours (every scenario in both modes and a 200-seed sweep of each),
+/// which an unoptimized build cannot do within CI's budget. Set `PEERLINK_ONONE=1` to build
+/// them unoptimized for the debugger.
+let optimized: [SwiftSetting] = Context.environment["PEERLINK_ONONE"] == nil ? [.unsafeFlags(["-O"])] : []
+
 /// PeerLink: an iPhone app and its Apple Watch companion, simulated on Linux.
 /// Arrows point down only: executables → Simulator → PhoneNode/WatchNode → PeerLink → Shared.
 let package = Package(
@@ -25,11 +31,11 @@ let package = Package(
         ),
 
         // MARK: - Libraries
-        .target(name: "Shared", dependencies: ["CSQLite", "COpenSSL"]),
-        .target(name: "PeerLink", dependencies: ["Shared", "COpenSSL"]),
-        .target(name: "PhoneNode", dependencies: ["PeerLink", "Shared"]),
-        .target(name: "WatchNode", dependencies: ["PeerLink", "Shared"]),
-        .target(name: "Simulator", dependencies: ["PhoneNode", "WatchNode", "PeerLink", "Shared"]),
+        .target(name: "Shared", dependencies: ["CSQLite", "COpenSSL"], swiftSettings: optimized),
+        .target(name: "PeerLink", dependencies: ["Shared", "COpenSSL"], swiftSettings: optimized),
+        .target(name: "PhoneNode", dependencies: ["PeerLink", "Shared"], swiftSettings: optimized),
+        .target(name: "WatchNode", dependencies: ["PeerLink", "Shared"], swiftSettings: optimized),
+        .target(name: "Simulator", dependencies: ["PhoneNode", "WatchNode", "PeerLink", "Shared"], swiftSettings: optimized),
 
         // MARK: - Executables
         .executableTarget(name: "phone-node", dependencies: ["PhoneNode", "PeerLink", "Shared"]),
