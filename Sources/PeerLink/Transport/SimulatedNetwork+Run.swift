@@ -125,11 +125,6 @@ extension SimulatedNetwork {
         }
     }
 
-    func frameKind(_ bytes: [UInt8]) -> String {
-        guard bytes.count >= 4, let k = FrameKind(rawValue: bytes[3]) else { return "bytes" }
-        return k.description
-    }
-
     /// Puts one write (one frame) on the wire from `role`, through the faults.
     func transmit(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8]) {
         let to = role.peer
@@ -147,7 +142,7 @@ extension SimulatedNetwork {
         }
         l.bytesCarried += bytes.count
         link = l
-        let kind = frameKind(bytes)
+        let kind = recordsTrace ? labeler.label(sending: bytes, direction: dir) : ""
         var start = max(now, wireFreeAt[role]!)
         if let bw = faults.bytesPerMs, bw > 0 { start += EpochMs((bytes.count + bw - 1) / bw) }
         if let bps = faults.bytesPerSecond, bps > 0 { start += (EpochMs(bytes.count) * 1000 + bps - 1) / bps }

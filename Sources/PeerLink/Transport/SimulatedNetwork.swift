@@ -70,6 +70,8 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     var wireFreeAt: [DeviceRole: EpochMs] = [.phone: 0, .watch: 0]
     var lastArrival: [DeviceRole: EpochMs] = [.phone: 0, .watch: 0]
     var tickedAt: [DeviceRole: EpochMs] = [.phone: -1, .watch: -1]
+    /// Names the frames of the timeline (and marks retries).
+    var labeler = FrameLabeler()
     /// Per node (phone, watch): its deadlines as of its last entry point (see `deadline`).
     var deadlines: [(all: EpochMs?, work: EpochMs?)?] = [nil, nil]
 

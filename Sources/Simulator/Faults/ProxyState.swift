@@ -38,6 +38,8 @@ struct ProxyState {
     var counts = ProxyStatus()
     var order = 0
     var timeline: [String] = []
+    /// Names the timeline's frames (and marks retries).
+    var labeler = FrameLabeler()
 
     init(planner: FaultPlanner, nowMs: EpochMs) {
         self.planner = planner
@@ -113,7 +115,7 @@ struct ProxyState {
                 if counted { counts.framesIn[dir, default: 0] += 1 }
                 let bytes = FrameEncoder.encode(frame)
                 let (fate, times) = planner.plan(bytes: bytes.count, direction: dir, nowMs: nowMs)
-                timeline.append("\(nowMs) \(dir.rawValue) \(frame.kind) \(bytes.count)B \(fate.rawValue)")
+                timeline.append("\(nowMs) \(dir.rawValue) \(labeler.label(sending: bytes, direction: dir.rawValue)) \(bytes.count)B \(fate.rawValue)")
                 switch fate {
                 case .dropped: counts.dropped += 1
                 case .duplicated: counts.duplicated += 1
