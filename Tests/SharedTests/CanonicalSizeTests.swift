@@ -58,4 +58,12 @@ struct CanonicalSizeTests {
         #expect(CanonicalEncoding.utf8Less(String(long.dropLast()), long))
         #expect(!CanonicalEncoding.utf8Less(long, long))
     }
+
+    @Test func dictionariesAreWrittenInUTF8KeyOrder() throws {
+        // "b" < "ab"? No: "ab" < "b" < "歩" (0xE6…) by bytes, whatever order they were added in.
+        let v: PlistValue = ["歩": .int(1), "b": .bool(true), "ab": .string("x")]
+        let bytes = CanonicalEncoding.encode(v)
+        #expect(bytes == [0x09, 3, 2, 0x61, 0x62, 0x01, 1, 0x78, 1, 0x62, 0x05, 3, 0xE6, 0xAD, 0xA9, 0x02, 2])
+        #expect(try CanonicalEncoding.decode(bytes) == v)
+    }
 }

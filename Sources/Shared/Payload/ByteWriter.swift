@@ -32,11 +32,11 @@ public struct ByteWriter: Sendable {
     }
 
     public mutating func writeUInt32BE(_ v: UInt32) {
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }
+        withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     public mutating func writeUInt64BE(_ v: UInt64) {
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
+        withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// A length-prefixed (varint) byte string.

@@ -52,9 +52,10 @@ public enum CanonicalEncoding {
             for item in items { encode(item, into: &w) }
         case .dictionary(let dict):
             w.writeByte(Tag.dictionary.rawValue); w.writeVarint(UInt64(dict.count))
-            for key in dict.keys.sorted(by: utf8Less) {
+            // Sorted as (key, value) pairs: no second hash lookup per key.
+            for (key, item) in dict.sorted(by: { utf8Less($0.key, $1.key) }) {
                 w.writeString(key)
-                encode(dict[key]!, into: &w)
+                encode(item, into: &w)
             }
         }
     }
