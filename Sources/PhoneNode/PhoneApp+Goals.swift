@@ -6,7 +6,10 @@ import Shared
 ///
 /// Goals created here take ids `goal-<n>`: n counts up in the phone's local state and skips
 /// every id the replica holds, live or deleted (ids are never reused, and a tombstone would
-/// delete a new goal with an old id).
+/// delete a new goal with an old id). After a store reset, until the watch's state is back,
+/// the counter and the replica know nothing of the ids the watch holds: goals created then
+/// take `goal-<n>-<suffix>` (see `IDCounters.provisionalSuffix`), so they cannot merge into
+/// an older goal of the same number.
 extension PhoneApp {
     /// The live goals.
     func goals(_ ctx: NodeContext) -> [CountdownGoal] { ctx.replica.all(CountdownGoal.self) }
@@ -23,10 +26,11 @@ extension PhoneApp {
 
     /// The next free phone goal id and the counter it uses.
     func nextGoalID(_ ctx: NodeContext) -> (id: String, counter: Int) {
-        CountdownCommands.makeGoalID(prefix: Self.goalIDPrefix, after: state.ids.goal) { id in
-            let key = RecordKey(CountdownGoal.collection, id)
-            return ctx.replica.records[key] != nil
+        let suffix = state.ids.provisionalSuffix.map { "-" + $0 } ?? ""
+        let (id, counter) = CountdownCommands.makeGoalID(prefix: Self.goalIDPrefix, after: state.ids.goal) { id in
+            ctx.replica.records[RecordKey(CountdownGoal.collection, id + suffix)] != nil
         }
+        return (id + suffix, counter)
     }
 
     /// `goal …`, `goals`, `profile …`: runs the controller and applies its writes.

@@ -49,6 +49,11 @@ public struct PhoneApp: NodeApp {
             state.auth.requestedMs = ctx.now
             ctx.log(.info, "HealthKit authorization requested (first launch): steps, activeEnergy, heartRate, sleepAnalysis")
         }
+        if ctx.launchedAfterStoreReset {
+            // The watch may hold goals whose ids this empty store would hand out again.
+            let hex = String(ctx.storeIncarnation & 0xFFFF, radix: 16)
+            state.ids.provisionalSuffix = String(repeating: "0", count: 4 - hex.count) + hex
+        }
         ctx.setAppState(AppState(isRunning: true, isForeground: state.app.isForeground))
         recomputeCounts(&ctx)
         resendPendingStarts(&ctx)
@@ -84,6 +89,7 @@ public struct PhoneApp: NodeApp {
             default: break
             }
         }
+        if state.ids.provisionalSuffix != nil, ctx.hasAppliedPeerState { state.ids.provisionalSuffix = nil }
         endLiveWorkoutIfSaved(&ctx)
         if steps { onStepsChanged(&ctx) } else if health { onHealthChanged(&ctx) }
         if goals { onGoalsChanged(&ctx) }

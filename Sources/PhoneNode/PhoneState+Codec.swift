@@ -17,7 +17,10 @@ extension PhoneState {
     /// The part stored under `key`; nil for `live` without a live workout (and unknown keys).
     func encoded(_ key: String) -> PlistValue? {
         switch key {
-        case Key.ids: return ["sample": .int(Int64(ids.sample)), "goal": .int(Int64(ids.goal))]
+        case Key.ids:
+            var d: [String: PlistValue] = ["sample": .int(Int64(ids.sample)), "goal": .int(Int64(ids.goal))]
+            if let suffix = ids.provisionalSuffix { d["provisionalSuffix"] = .string(suffix) }
+            return .dictionary(d)
         case Key.auth: return encode(auth)
         case Key.app: return encode(app)
         case Key.notifications: return encode(notifications)
@@ -70,7 +73,7 @@ extension PhoneState {
         }
         if let v = part(Key.ids, { v -> IDCounters? in
             guard let a = v["sample"]?.intValue, let b = v["goal"]?.intValue else { return nil }
-            return IDCounters(sample: Int(a), goal: Int(b))
+            return IDCounters(sample: Int(a), goal: Int(b), provisionalSuffix: v["provisionalSuffix"]?.stringValue)
         }) { s.ids = v }
         if let v = part(Key.auth, decodeAuth) { s.auth = v }
         if let v = part(Key.app, decodeApp) { s.app = v }

@@ -45,6 +45,10 @@ struct IDCounters: Sendable, Equatable {
     var sample = 0
     /// The highest goal number used (`goal-<n>`).
     var goal = 0
+    /// Set when the store was reset and the watch's state has not been applied yet: goals
+    /// created meanwhile take ids `goal-<n>-<suffix>`, which no earlier store can have used
+    /// (the suffix comes from this store's incarnation). Cleared by the first complete resync.
+    var provisionalSuffix: String?
 }
 
 /// HealthKit read authorization and when it was first requested.

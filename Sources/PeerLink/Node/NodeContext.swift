@@ -25,7 +25,18 @@ public struct NodeContext: Sendable {
     /// app's own I/O through the shell's storage, like the store's.
     public internal(set) var files: (any FileStorage)?
 
+    /// True during `onLaunch` when the store was found corrupt and started empty: the peer
+    /// may hold records this store has not seen yet (see `hasAppliedPeerState`).
+    public internal(set) var launchedAfterStoreReset = false
+
     static let localTable = StoreTable("app_local")
+
+    /// True once this store applied the peer's changes from the peer's first write on (a
+    /// complete delta): until then the peer may hold records, and ids, this store has not seen.
+    public var hasAppliedPeerState: Bool { sync.persistent.peerWatermark > 0 }
+
+    /// This store's replica incarnation (random, chosen when the store was created).
+    public var storeIncarnation: UInt64 { sync.persistent.incarnation }
 
     // MARK: - Replicated state
 

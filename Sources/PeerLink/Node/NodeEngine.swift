@@ -88,7 +88,9 @@ public final class NodeEngine<App: NodeApp> {
         }
         ctx.session.onClock(now: now)
         ctx.session.activate()
+        if case .resetAfterCorruption = opening { ctx.launchedAfterStoreReset = true }
         self.app.onLaunch(&ctx)
+        ctx.launchedAfterStoreReset = false
         finish()
     }
 
