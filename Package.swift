@@ -5,7 +5,12 @@ import PackageDescription
 /// thousands of simulated hours (every scenario in both modes and a 200-seed sweep of each),
 /// which an unoptimized build cannot do within CI's budget. Set `PEERLINK_ONONE=1` to build
 /// them unoptimized for the debugger.
-let optimized: [SwiftSetting] = Context.environment["PEERLINK_ONONE"] == nil ? [.unsafeFlags(["-O"])] : []
+///
+/// Release builds also drop the runtime exclusivity checks of these libraries (about a tenth of
+/// the simulator's time: the engine and the network are classes); debug builds, which run the
+/// tests, keep them, so an overlapping access still traps there.
+let optimized: [SwiftSetting] = (Context.environment["PEERLINK_ONONE"] == nil ? [.unsafeFlags(["-O"])] : [])
+    + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 /// PeerLink: an iPhone app and its Apple Watch companion, simulated on Linux.
 /// Arrows point down only: executables → Simulator → PhoneNode/WatchNode → PeerLink → Shared.

@@ -22,6 +22,10 @@ public enum ReplicaPersistence {
     /// Appends the rows for everything changed since the last drain, and the meta rows when
     /// they differ from what was last persisted (so an idle node commits nothing).
     public static func persistChanges(of state: inout ReplicaState, sync: ReplicaSync.Persistent, into batch: inout WriteBatch) {
+        let inputs = ReplicaState.PersistedMetaInputs(seq: state.seq, clock: state.clock.last, sync: sync)
+        if state.dirtySlots.isEmpty, state.removedKeys.isEmpty, state.gravesAdded.isEmpty, state.gravesRemoved.isEmpty,
+           inputs == state.persistedMetaInputs { return }
+        defer { state.persistedMetaInputs = inputs }
         let (changed, removed) = state.drainChanges()
         for key in changed {
             guard let e = state.entry(key) else { continue }

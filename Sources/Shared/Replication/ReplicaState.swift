@@ -48,6 +48,15 @@ public struct ReplicaState: Sendable {
     var gravesRemoved: Set<RecordKey> = []
     /// The meta rows as last persisted (see `ReplicaPersistence.persistChanges`).
     var persistedMeta: [UInt8] = []
+    /// What those rows were made from, when known: while it still holds and no record or
+    /// grave changed, there is nothing to persist (most events change nothing replicated).
+    var persistedMetaInputs: PersistedMetaInputs?
+
+    struct PersistedMetaInputs: Equatable {
+        var seq: UInt64
+        var clock: HLCTimestamp
+        var sync: ReplicaSync.Persistent
+    }
 
     /// An empty state for replica `replica`.
     public init(replica: UInt16) {
