@@ -90,4 +90,13 @@ struct ScenarioParserTests {
         #expect(Self.error(start + "07:00:00 expect phone goals count\n").hasPrefix("bad.scenario:2:10: error: expected 'expect converged'"))
         #expect(Self.error(start + "  07:00:00 watch hr 110..100\n").hasPrefix("bad.scenario:2:12: error: empty range 110..100"))
     }
+
+    @Test func componentsSplitOnEveryOccurrence() {
+        #expect("110..175".components(separatedBy: "..") == ["110", "175"])
+        #expect("a..b..".components(separatedBy: "..") == ["a", "b", ""])
+        #expect("歩数&心拍<&>".components(separatedBy: "&") == ["歩数", "心拍<", ">"])
+        #expect("no separator".components(separatedBy: "..") == ["no separator"])
+        #expect("".components(separatedBy: "..") == [""])
+        #expect("Tokyo & \"Run\"".replacingAll("&", "&amp;") == "Tokyo &amp; \"Run\"")
+    }
 }
