@@ -74,6 +74,7 @@ struct ScenarioParserTests {
         #expect(values.count == 4)
         #expect(values[0].1 == ["goals", "count"] && values[0].2 == .greaterOrEqual && values[0].3 == .int(2))
         #expect(values[1].3 == .array(["Tokyo Marathon", "Trip"]))
+        #expect(s.steps[1].text == #"expect watch goals titles == ["Tokyo Marathon","Trip"]"#)
         #expect(values[2].1 == ["goal", "goal-1", "title"] && values[2].3 == "Tokyo Marathon")
         #expect(values[3].2 == .notEqual && values[3].3 == "goal-1")
         guard case .expectRefusal(.watch, let cmd) = s.steps[4].action else { Issue.record("not a refusal"); return }

@@ -220,7 +220,13 @@ public struct ScenarioParser {
             let path = Array(words[2..<(words.count - 2)])
             let literal = words[words.count - 1]
             let value: PlistValue = Self.expectedValue(word: literal, op: op, line: currentLine)
-            return ScenarioStep(atMs: at, action: .expectValue(role, path: path, op, value), location: loc, text: words.joined(separator: " "))
+            // The report shows a container VALUE as JSON (its quotes were lost to tokenizing).
+            let shown: String
+            switch value {
+            case .array, .dictionary: shown = (words.dropLast() + [value.jsonString()]).joined(separator: " ")
+            default: shown = words.joined(separator: " ")
+            }
+            return ScenarioStep(atMs: at, action: .expectValue(role, path: path, op, value), location: loc, text: shown)
         case "stranger":
             guard words.count == 2, words[1] == "connects" else { throw ScenarioError(location: loc, message: "expected 'stranger connects'") }
             return ScenarioStep(atMs: at, action: .stranger, location: loc, text: "stranger connects")
