@@ -67,7 +67,8 @@ extension WatchApp {
                 return
             }
             persistedWorkoutID = snapshot.workoutID
-            persistedSampleCount = snapshot.samples.count
+            // Chunks of another size are rewritten whole at the next persist.
+            persistedSampleCount = WorkoutSnapshotStore.hasCurrentLayout(ctx.local) ? snapshot.samples.count : 0
             for line in effects.logLines { ctx.log(.info, line) }
         }
     }

@@ -127,6 +127,39 @@ import Testing
         #expect(removed.isSuperset(of: local.keys))
     }
 
+    @Test func aWorkoutStoredWithTheOldChunkSizeKeepsGoingAcrossTwoRestarts() throws {
+        let store = MemoryStore()
+        var watch = try makeWatchEngine(store: store, now: morning)
+        watch.run("workout start", at: morning)
+        var bpms: [Double] = []
+        for i in 1...300 {
+            bpms.append(Double(100 + i % 60))
+            watch.run("hr \(100 + i % 60)", at: morning + EpochMs(i) * second)
+        }
+        // Rewrite the stored snapshot in the layout before heads recorded `chunkSize`.
+        let snapshot = try #require(watch.app.manager.snapshot(at: morning + 300 * second))
+        var head = try #require(watch.ctx.local[WorkoutSnapshotStore.headKey]?.dictionaryValue)
+        head["chunkSize"] = nil
+        var batch = WriteBatch()
+        let table = StoreTable("app_local")
+        func put(_ key: String, _ value: PlistValue) { batch.put(table, Array(key.utf8), CanonicalEncoding.encode(value)) }
+        put(WorkoutSnapshotStore.headKey, .dictionary(head))
+        put("workout.samples.0", WorkoutSnapshotStore.encodeChunk(snapshot.samples[0..<256]))
+        put("workout.samples.1", WorkoutSnapshotStore.encodeChunk(snapshot.samples[256..<300]))
+        for i in 2..<10 { batch.delete(table, Array("workout.samples.\(i)".utf8)) }
+        try store.commit(batch)
+        // Restart over the old layout, record one more sample, restart again.
+        var t = morning + 400 * second
+        watch = try makeWatchEngine(store: store, now: t, incarnation: 101)
+        #expect(watch.app.manager.builder?.samples.count == 300)
+        t += second
+        #expect(watch.run("hr 150", at: t).isOK)
+        bpms.append(150)
+        watch = try makeWatchEngine(store: store, now: t + second, incarnation: 102)
+        #expect(watch.value("workout state", at: t + second)?.stringValue != "none")
+        #expect(watch.app.manager.builder?.samples.map(\.value) == bpms)
+    }
+
     @Test func unusableSnapshotIsQuarantinedNotOverwritten() throws {
         let store = MemoryStore()
         var watch = try makeWatchEngine(store: store, now: morning)

@@ -70,6 +70,12 @@ public enum WorkoutSnapshotStore {
         return [(headKey, nil)] + (0..<chunks).map { (chunkKey($0), nil) }
     }
 
+    /// True when the stored head was written with today's chunk size (a head from before
+    /// `chunkSize` was recorded was not): only then can its chunks be extended in place.
+    public static func hasCurrentLayout(_ local: [String: PlistValue]) -> Bool {
+        local[headKey]?["chunkSize"]?.intValue == Int64(samplesPerChunk)
+    }
+
     /// The key of chunk `index`.
     public static func chunkKey(_ index: Int) -> String { chunkKeyPrefix + String(index) }
 
