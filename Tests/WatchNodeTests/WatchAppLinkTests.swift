@@ -130,6 +130,7 @@ import Testing
         pair.onWatch("workout pause")
         pair.onWatch("app background")
         #expect(pair.watchValue("reachable") == .bool(true), "so does a paused one")
+        pair.onWatch("workout resume")
         pair.onWatch("workout end")
         #expect(pair.watchValue("reachable") == .bool(false))
         #expect(pair.phone.ctx.session.isReachable == false, "the phone sees it too")

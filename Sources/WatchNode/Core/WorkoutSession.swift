@@ -20,17 +20,15 @@ public struct WorkoutConfiguration: Sendable, Hashable {
 /// | `startActivity(at:)`| notStarted, prepared   | running  |
 /// | `pause(at:)`        | running                | paused   |
 /// | `resume(at:)`       | paused                 | running  |
-/// | `stopActivity(at:)` | running, paused        | stopped  |
-/// | `end(at:)`          | running, paused, stopped | ended  |
+/// | `stopActivity(at:)` | running                | stopped  |
+/// | `end(at:)`          | running, stopped       | ended    |
 ///
 /// Every other call returns a `WorkoutSessionError` naming the state and changes nothing.
 /// `ended` is final: an ended session cannot be restarted.
 ///
-/// Choice: `end(at:)` is accepted from `paused`. APPLE-SEMANTICS lists running and stopped;
-/// Apple's documentation of `end()` says a session that is still active is stopped before it
-/// ends, and a user who pauses and then taps "End" is the common case, so refusing it would
-/// only push every caller into a `stopActivity` + `end` pair. `end` from notStarted or
-/// prepared is refused: nothing ran, and the manager discards such a session instead.
+/// These are APPLE-SEMANTICS' transitions exactly: a paused session must be resumed (or the
+/// user ends it from running) before it can stop or end. `end` from notStarted or prepared is
+/// refused too: nothing ran, and the manager discards such a session instead.
 ///
 /// Times MUST NOT go backwards: a call earlier than the session's last recorded time is
 /// refused with `.timeWentBackwards` and changes nothing.
@@ -86,8 +84,8 @@ public struct WorkoutSession: Sendable, Hashable {
         case .start: [.notStarted, .prepared]
         case .pause: [.running]
         case .resume: [.paused]
-        case .stop: [.running, .paused]
-        case .end: [.running, .paused, .stopped]
+        case .stop: [.running]
+        case .end: [.running, .stopped]
         }
     }
 
