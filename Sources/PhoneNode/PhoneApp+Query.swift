@@ -47,7 +47,8 @@ extension PhoneApp {
             return rest.first.map { v[$0] } ?? v
         case "app":
             let v: PlistValue = ["foreground": .bool(state.app.isForeground), "recomputes": .int(Int64(state.app.recomputes)),
-                                 "countdown-day": .string(state.app.countdownDay?.description ?? "")]
+                                 "countdown-day": .string(state.app.countdownDay?.description ?? ""),
+                                 "opened-url": .string(state.app.openedURL ?? ""), "opened-screen": .string(state.app.openedScreen ?? "")]
             return rest.first.map { v[$0] } ?? v
         case "workouts": return .int(Int64(workouts(ctx).count))
         case "messages", "link-errors", "complication", "files", "context", "watch-start": return linkQuery(head, rest, ctx)

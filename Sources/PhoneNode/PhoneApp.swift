@@ -144,6 +144,7 @@ public struct PhoneApp: NodeApp {
         case "notification", "notifications": return notificationCommand(w, &ctx)
         case "export": return exportCommand(w, &ctx)
         case "app": return appCommand(w, &ctx)
+        case "widget": return widgetTapCommand(w, &ctx)
         case "show": return show(Array(w.dropFirst()), ctx)
         case "workouts": return show(["workouts"], ctx)
         case let verb? where CountdownCommands.verbs.contains(verb): return goalCommand(w, &ctx)
@@ -166,6 +167,28 @@ public struct PhoneApp: NodeApp {
             reloadFitnessWidgets(&ctx)
         }
         return .ok(["foreground": .bool(foreground), "changed": .bool(changed)], text: "app \(w[1])")
+    }
+
+    /// `widget tap small|medium|countdown`: the user taps the widget; the system opens the app
+    /// with the entry's deep link (foreground, as `app foreground`) and the app shows the
+    /// screen the link names: the dashboard, the goal list or one goal.
+    mutating func widgetTapCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
+        guard w.count == 3, w[1] == "tap", ["small", "medium", "countdown"].contains(w[2]) else {
+            return .error("usage: widget tap small|medium|countdown")
+        }
+        let all = widgetsValue(ctx)
+        let entry = w[2] == "countdown" ? all["countdown"]?["entries"]?.arrayValue?.first : all[w[2]]
+        guard let url = entry?["url"]?.stringValue else { return .error("the \(w[2]) widget shows no entry yet") }
+        let screen: String
+        switch CountdownDeepLink(url: url) {
+        case .list?: screen = "goals"
+        case .goal(let id)?: screen = "goal \(id)"
+        case nil: screen = url == FitnessWidgets.deepLink ? "dashboard" : "dashboard (unknown link)"
+        }
+        _ = appCommand(["app", "foreground"], &ctx)
+        state.app.openedURL = url
+        state.app.openedScreen = screen
+        return .ok(["url": .string(url), "screen": .string(screen)], text: "opened \(url): \(screen)")
     }
 
     // MARK: - Due work

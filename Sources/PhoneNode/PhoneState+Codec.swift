@@ -116,6 +116,8 @@ extension PhoneState {
         var d: [String: PlistValue] = ["foreground": .bool(a.isForeground), "recomputes": .int(Int64(a.recomputes))]
         if let tz = a.timeZone { d["timeZone"] = .string(tz) }
         if let day = a.countdownDay { d["countdownDay"] = .string(day.description) }
+        if let url = a.openedURL { d["openedURL"] = .string(url) }
+        if let screen = a.openedScreen { d["openedScreen"] = .string(screen) }
         return .dictionary(d)
     }
 
@@ -123,7 +125,8 @@ extension PhoneState {
         guard let fg = v["foreground"]?.boolValue else { return nil }
         return AppPresence(isForeground: fg, timeZone: v["timeZone"]?.stringValue,
                            countdownDay: v["countdownDay"]?.stringValue.flatMap(CivilDate.init(iso:)),
-                           recomputes: Int(v["recomputes"]?.intValue ?? 0))
+                           recomputes: Int(v["recomputes"]?.intValue ?? 0),
+                           openedURL: v["openedURL"]?.stringValue, openedScreen: v["openedScreen"]?.stringValue)
     }
 
     private func encode(_ n: NotificationState) -> PlistValue {

@@ -69,6 +69,9 @@ struct AppPresence: Sendable, Equatable {
     var countdownDay: CivilDate?
     /// How many times the goal counts were recomputed (launch, foreground, date change).
     var recomputes = 0
+    /// The deep link the app was last opened with (a widget tap), and the screen it showed.
+    var openedURL: String?
+    var openedScreen: String?
 }
 
 /// A delivered notification, as the notification centre lists it.
