@@ -163,9 +163,7 @@ public struct WatchApp: NodeApp {
 
     /// The local day window at `ctx.now`, recomputed only when the day or the zone changed.
     mutating func today(_ ctx: NodeContext) -> LocalDayWindow {
-        let w = dayWindow?.refreshed(at: ctx.now, calendar: ctx.calendar) ?? LocalDayWindow(at: ctx.now, calendar: ctx.calendar)
-        dayWindow = w
-        return w
+        dayWindow.refresh(at: ctx.now, calendar: ctx.calendar)
     }
 
     /// Recomputes everything that depends on the local day.

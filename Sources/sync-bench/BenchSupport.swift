@@ -2,12 +2,6 @@
 import Glibc
 #endif
 
-/// A suite that has no measurement yet.
-struct BenchNotImplemented: Error, CustomStringConvertible {
-    var suite: String
-    var description: String { "the \(suite) suite is not implemented yet" }
-}
-
 /// Monotonic nanoseconds, for timing benchmark loops (never used by cores or tests).
 func monotonicNs() -> UInt64 {
     var ts = timespec()

@@ -61,7 +61,7 @@ let linkSuite = BenchSuite(name: "link") { quick in
     _ = try watch.waitFor("query outstanding", attempts: 1_000_000, pauseMicroseconds: 2_000) { $0 == .int(0) }
     userInfoSeconds = Double(monotonicNs() - t0) / 1e9
     let received = try phone.call("query received").value.intValue ?? 0
-    guard received == userInfos else { throw LinkBenchFailure(description: "the phone received \(received) of \(userInfos) user infos") }
+    guard received == userInfos else { throw BenchFailure(message: "the phone received \(received) of \(userInfos) user infos") }
     }
 
     // Files.
@@ -104,9 +104,4 @@ let linkSuite = BenchSuite(name: "link") { quick in
         ],
         "quick": .bool(quick),
     ]
-}
-
-/// A benchmark run that did not produce a valid figure.
-struct LinkBenchFailure: Error, CustomStringConvertible {
-    var description: String
 }

@@ -39,7 +39,7 @@ func runSweep(_ o: Options) -> Int32 {
         print("faults: \(faults ?? FaultSchedule.random(seed: s, spanMs: scenario.endMs - scenario.startMs, allowing: o.classes))")
     }
     let tty = isatty(1) == 1
-    let start = monotonicMs()
+    let start = ChildProcess.monotonicMs()
     let outcomes = session.run { p in
         guard tty else { return }
         let line = "\r" + SweepSession.progressBar(p)
@@ -51,15 +51,8 @@ func runSweep(_ o: Options) -> Int32 {
         if o.logs { for line in outcome.logs { print("  log: \(line)") } }
     }
     let failed = outcomes.filter { !$0.passed }.count
-    let elapsed = max(1, monotonicMs() - start)
+    let elapsed = max(1, ChildProcess.monotonicMs() - start)
     print("\(outcomes.count) seeds in \(elapsed) ms (\(outcomes.count * 60_000 / Int(elapsed)) seeds/min)")
     print("\(outcomes.count - failed) passed, \(failed) failed")
     return failed == 0 ? 0 : 1
-}
-
-/// Monotonic milliseconds, for the sweep's own timing (never given to the simulation).
-func monotonicMs() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec / 1_000_000)
 }

@@ -9,9 +9,7 @@ struct LinkContextComplicationTests {
     }
 
     @Test func latestContextWinsAndIsAcknowledged() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         _ = try p.phone.updateApplicationContext(["goal": 8000], now: p.now).get()
         p.collect()
         p.run()
@@ -39,9 +37,7 @@ struct LinkContextComplicationTests {
     }
 
     @Test func bothContextsSurviveRestartsOfEitherNode() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         _ = try p.phone.updateApplicationContext(["units": "km"], now: p.now).get()
         _ = try p.watch.updateApplicationContext(["face": "rings"], now: p.now).get()
         p.collect()
@@ -58,9 +54,7 @@ struct LinkContextComplicationTests {
     }
 
     @Test func lostContextFrameIsSentAgainAfterTheRetransmitTime() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         _ = try p.phone.updateApplicationContext(["goal": 1], now: p.now).get()
         p.collect()
         p.wire.removeAll()  // lost
@@ -78,9 +72,7 @@ struct LinkContextComplicationTests {
     }
 
     @Test func complicationUserInfoJumpsAheadAndOnlyTheNewestIsTaggedCurrent() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         #expect(p.phone.isComplicationEnabled)
         p.disconnect()
         Self.ordinaryQueued(&p)
@@ -101,9 +93,7 @@ struct LinkContextComplicationTests {
     }
 
     @Test func complicationUserInfoWakesTheWatchApp() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         p.watch.setLocalAppState(AppState(isRunning: false, isForeground: false, complicationEnabled: true))
         p.collect()
         p.run()
@@ -116,9 +106,7 @@ struct LinkContextComplicationTests {
     }
 
     @Test func budgetIsFiftyPerLocalDayThenCallsBecomeOrdinaryUserInfo() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         #expect(p.phone.remainingComplicationUserInfoTransfers(localDay: Self.day) == 50)
         for i in 1...50 {
             let t = try p.phone.transferCurrentComplicationUserInfo(["i": .int(Int64(i))], localDay: Self.day, now: p.now).get()
@@ -139,9 +127,7 @@ struct LinkContextComplicationTests {
     }
 
     @Test func complicationNotEnabledFailsAtOnceAndTheWatchCannotSendIt() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         p.watch.setLocalAppState(AppState(complicationEnabled: false))
         p.collect()
         p.run()

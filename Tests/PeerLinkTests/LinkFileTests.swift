@@ -12,13 +12,6 @@ struct LinkFileTests {
         return Array(out.prefix(n))
     }
 
-    static func up() -> SessionPair {
-        var p = SessionPair()
-        p.connect()
-        p.run()
-        return p
-    }
-
     static func received(_ p: SessionPair) -> [ReceivedFile] {
         p.phoneEvents.compactMap { if case .didReceiveFile(let f) = $0 { f } else { nil } }
     }
@@ -28,7 +21,7 @@ struct LinkFileTests {
     }
 
     @Test func fileGoesInChunksWithProgressFromZeroToOneAndLandsInTheInbox() throws {
-        var p = Self.up()
+        var p = SessionPair.connected()
         let data = Self.content(1_000_000)
         try p.watchFiles.write("run.bin", offset: 0, bytes: data)
         let t = try p.watch.transferFile(path: "run.bin", metadata: ["workout": "w1"], now: p.now).get()
@@ -55,7 +48,7 @@ struct LinkFileTests {
     }
 
     @Test func fileMovedInTheCallbackIsKept() throws {
-        var p = Self.up()
+        var p = SessionPair.connected()
         p.phoneKeepsFilesIn = "workouts"
         try p.watchFiles.write("a.csv", offset: 0, bytes: Array("x,y\n".utf8))
         _ = try p.watch.transferFile(path: "a.csv", metadata: nil, now: p.now).get()
@@ -66,7 +59,7 @@ struct LinkFileTests {
     }
 
     @Test func checksumMismatchIsRetriedAndNeverDelivered() throws {
-        var p = Self.up()
+        var p = SessionPair.connected()
         let data = Self.content(300_000)
         try p.watchFiles.write("f.bin", offset: 0, bytes: data)
         _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
@@ -85,7 +78,7 @@ struct LinkFileTests {
     }
 
     @Test func persistentMismatchFailsTheTransferWithDeliveryFailed() throws {
-        var p = Self.up()
+        var p = SessionPair.connected()
         try p.watchFiles.write("f.bin", offset: 0, bytes: Self.content(1000))
         _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
         p.collect()
@@ -160,7 +153,7 @@ struct LinkFileTests {
     }
 
     @Test func missingFileFinishesWithFileAccessDenied() throws {
-        var p = Self.up()
+        var p = SessionPair.connected()
         _ = try p.watch.transferFile(path: "nope.bin", metadata: nil, now: p.now).get()
         p.collect()
         #expect(Self.finished(p).map { $0.1?.code } == [.fileAccessDenied])

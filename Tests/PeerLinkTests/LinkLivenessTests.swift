@@ -5,9 +5,7 @@ import Shared
 @Suite("Liveness, activation and pending content")
 struct LinkLivenessTests {
     @Test func heartbeatIsSentAfterTheIntervalAndCarriesTheAppState() {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         p.advance(p.watch.config.heartbeatIntervalMs - 1)
         #expect(p.wire.isEmpty)
         p.advance(1)
@@ -18,9 +16,7 @@ struct LinkLivenessTests {
     }
 
     @Test func silentPeerIsDeclaredUnreachableAfterTheSilenceTimeout() {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         #expect(p.watch.isReachable)
         var elapsed: EpochMs = 0
         while p.watch.isConnected && elapsed < 60_000 {
@@ -73,9 +69,7 @@ struct LinkLivenessTests {
     }
 
     @Test func watchSwitchMakesThePhoneSessionInactiveThenDeactivated() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         let id = p.phone.sendMessage(["x": 1], now: p.now)
         let switched = p.phone.switchPairedWatch(now: p.now)
         #expect(switched)
@@ -108,9 +102,7 @@ struct LinkLivenessTests {
     }
 
     @Test func contentArrivingWhileTheAppIsNotRunningWaitsAndSurvivesARestart() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         p.phone.setLocalAppState(AppState(isRunning: false, isForeground: false))
         p.collect()
         _ = try p.watch.transferUserInfo(["n": 1], now: p.now).get()
@@ -140,9 +132,7 @@ struct LinkLivenessTests {
 
 extension LinkLivenessTests {
     @Test func launchingTheAppDeliversPendingContentInArrivalOrder() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         p.watch.setLocalAppState(AppState(isRunning: false, isForeground: false))
         p.collect()
         p.run()
@@ -160,9 +150,7 @@ extension LinkLivenessTests {
 
 extension LinkLivenessTests {
     @Test func streamingForLongerThanTheSilenceTimeoutKeepsTheLinkUp() {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         // The watch streams user info for 20 s; the phone only acknowledges.
         for i in 0..<200 {
             _ = p.watch.transferUserInfo(["i": .int(Int64(i))], now: p.now)

@@ -4,13 +4,6 @@ import Shared
 
 @Suite("Messages")
 struct LinkMessageTests {
-    static func up(_ configure: (inout LinkConfig) -> Void = { _ in }) -> SessionPair {
-        var p = SessionPair(configure: configure)
-        p.connect()
-        p.run()
-        return p
-    }
-
     static func outcomes(_ p: SessionPair, _ id: MessageID) -> [LinkEvent] {
         p.events(.watch) {
             switch $0 {
@@ -21,7 +14,7 @@ struct LinkMessageTests {
     }
 
     @Test func replyComesBackAsExactlyOneEvent() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         p.phoneReplies = { m in .dictionary(["echo": m.payload == .dictionary(["q": 1]) ? "yes" : "no"]) }
         let id = p.watch.sendMessage(["q": 1], now: p.now)
         p.collect()
@@ -32,7 +25,7 @@ struct LinkMessageTests {
     }
 
     @Test func noReplyWithinTheTimeoutGivesMessageReplyTimedOut() {
-        var p = Self.up { $0.messageReplyTimeoutMs = 3_000 }
+        var p = SessionPair.connected { $0.messageReplyTimeoutMs = 3_000 }
         let id = p.watch.sendMessage(["q": 1], now: p.now)
         p.collect()
         p.run()  // the phone app does not answer
@@ -57,7 +50,7 @@ struct LinkMessageTests {
     }
 
     @Test func phoneSeesWatchUnreachableWhenWatchAppIsInBackground() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         #expect(p.phone.isReachable)
         p.watch.setLocalAppState(AppState(isRunning: true, isForeground: false))
         p.collect()
@@ -73,7 +66,7 @@ struct LinkMessageTests {
     }
 
     @Test func watchMessageWakesThePhoneAppInTheBackground() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         p.phone.setLocalAppState(AppState(isRunning: false, isForeground: false))
         p.collect()
         p.run()
@@ -89,7 +82,7 @@ struct LinkMessageTests {
     }
 
     @Test func phoneMessageDoesNotWakeTheWatchApp() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         // The phone still believes the watch app is in front when it sends.
         let id = p.phone.sendMessage(["x": 1], now: p.now)
         p.watch.setLocalAppState(AppState(isRunning: false, isForeground: false))
@@ -102,7 +95,7 @@ struct LinkMessageTests {
     }
 
     @Test func messagesAreDeliveredInOrderAndAnOvertakenOneFailsInsteadOfArrivingLate() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         let a = p.watch.sendMessage(["n": 1], now: p.now)
         let b = p.watch.sendMessage(["n": 2], now: p.now)
         p.collect()
@@ -117,7 +110,7 @@ struct LinkMessageTests {
     }
 
     @Test func duplicatedMessageFrameIsDeliveredOnce() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         p.phoneReplies = { _ in .data([1]) }
         let id = p.watch.sendMessageData([9, 9], now: p.now)
         p.collect()
@@ -128,7 +121,7 @@ struct LinkMessageTests {
     }
 
     @Test func linkLossFailsPendingMessagesOnce() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         let id = p.watch.sendMessage(["q": 1], now: p.now)
         p.collect()
         p.disconnect()
@@ -137,7 +130,7 @@ struct LinkMessageTests {
     }
 
     @Test func oversizedReplyFailsForBothSides() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         let id = p.watch.sendMessage(["q": 1], now: p.now)
         p.collect()
         p.run()

@@ -13,13 +13,6 @@ struct LinkPayloadTests {
         return ["d": .data([UInt8](repeating: 1, count: n))]
     }
 
-    static func up() -> SessionPair {
-        var p = SessionPair()
-        p.connect()
-        p.run()
-        return p
-    }
-
     @Test func payloadBuilderHitsExactSizes() {
         for s in [100, PayloadLimits.userInfoBytes, PayloadLimits.applicationContextBytes + 1] {
             #expect(CanonicalEncoding.encodedSize(Self.payload(canonicalBytes: s)) == s)
@@ -27,7 +20,7 @@ struct LinkPayloadTests {
     }
 
     @Test func userInfoAtTheLimitIsAcceptedAndOneByteMoreIsRefusedWithoutAFrame() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         #expect((try? p.watch.transferUserInfo(Self.payload(canonicalBytes: PayloadLimits.userInfoBytes), now: p.now).get()) != nil)
         p.collect()
         p.wire = []
@@ -39,7 +32,7 @@ struct LinkPayloadTests {
     }
 
     @Test func messageOverTheLimitFailsAsAnEventAndProducesNoFrame() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         let id = p.watch.sendMessage(Self.payload(canonicalBytes: PayloadLimits.messageBytes + 1), now: p.now)
         let data = p.watch.sendMessageData([UInt8](repeating: 0, count: PayloadLimits.messageBytes), now: p.now)
         let actions = p.watch.drainActions()
@@ -55,7 +48,7 @@ struct LinkPayloadTests {
     }
 
     @Test func contextLimitIsTwoHundredFiftySixKiB() {
-        var p = Self.up()
+        var p = SessionPair.connected()
         #expect((try? p.watch.updateApplicationContext(Self.payload(canonicalBytes: PayloadLimits.applicationContextBytes), now: p.now).get()) != nil)
         p.collect()
         p.wire = []
@@ -78,7 +71,7 @@ struct LinkPayloadTests {
         } catch {
             Issue.record("\(error)")
         }
-        var p = Self.up()
+        var p = SessionPair.connected()
         let id = p.watch.sendMessage(.array([1]), now: p.now)
         #expect(p.watch.drainActions() == [.deliver(.messageDidFail(id, WCError(.payloadUnsupportedTypes, "a message must be a dictionary")))])
         #expect(failCode(p.watch.transferUserInfo("text", now: p.now)) == .payloadUnsupportedTypes)

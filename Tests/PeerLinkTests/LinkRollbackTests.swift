@@ -5,9 +5,7 @@ import Shared
 @Suite("Peer store rolled back")
 struct LinkRollbackTests {
     @Test func aPeerThatLostAcknowledgedTransfersIsDetectedAtTheHandshake() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         for n in 1...3 { _ = try p.watch.transferUserInfo(["n": .int(Int64(n))], now: p.now).get() }
         p.collect()
         p.run()
@@ -30,9 +28,7 @@ struct LinkRollbackTests {
     }
 
     @Test func anOrdinaryReconnectIsNotTakenForARollback() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         _ = try p.watch.transferUserInfo(["n": 1], now: p.now).get()
         p.collect()
         p.run()

@@ -18,9 +18,7 @@ struct LinkSessionCoreTests {
     }
 
     @Test func userInfoIsDeliveredOnceAndAcknowledgedAfterTheReceiverPersisted() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         let info: PlistValue = ["workout": "w1", "bpm": 142]
         let t = try p.watch.transferUserInfo(info, now: p.now).get()
         var actions = p.watch.drainActions()
@@ -54,9 +52,7 @@ struct LinkSessionCoreTests {
     }
 
     @Test func duplicatedFrameIsNotDeliveredTwice() throws {
-        var p = SessionPair()
-        p.connect()
-        p.run()
+        var p = SessionPair.connected()
         _ = try p.watch.transferUserInfo(["n": 1], now: p.now).get()
         p.collect()
         let dup = p.wire[0]

@@ -38,6 +38,14 @@ struct SessionPair {
         collect()
     }
 
+    /// A pair already connected and handshaken (nothing left on the wire).
+    static func connected(configure: (inout LinkConfig) -> Void = { _ in }) -> SessionPair {
+        var p = SessionPair(configure: configure)
+        p.connect()
+        p.run()
+        return p
+    }
+
     mutating func session(_ role: DeviceRole) -> LinkSession { role == .phone ? phone : watch }
 
     mutating func collect() {

@@ -125,7 +125,8 @@ import Testing
         #expect(net.command(.watch, "samplefile w2 3000").isOK)
         let size = try #require(net.watchFiles.size("outgoing/w2.samples.plist"))
         #expect(size > 20_000)
-        while net.phone.ctx.session.stats.fileBytesReceived < size / 2 { net.advance(by: 250) }
+        let halfwayDeadline = net.now + 600_000  // a stalled transfer fails below instead of hanging
+        while net.phone.ctx.session.stats.fileBytesReceived < size / 2, net.now < halfwayDeadline { net.advance(by: 250) }
         try net.crash(.phone)
         #expect(net.runUntilQuiet(maxMs: 600_000))
         #expect(net.phoneValue("files received count")?.int == 1)

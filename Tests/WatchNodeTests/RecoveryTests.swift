@@ -3,22 +3,6 @@ import Testing
 
 @testable import WatchNode
 
-/// A small seeded generator (SplitMix64) so randomized tests replay exactly.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-}
-
 /// Snapshot → canonical bytes → decode → recover into a fresh manager (a simulated crash).
 func crashAndRecover(_ m: WorkoutManager, savedAt: EpochMs, recoverAt: EpochMs) -> (WorkoutManager, [WorkoutEffect]) {
     guard let snapshot = m.snapshot(at: savedAt) else { return (WorkoutManager(), []) }
@@ -127,13 +111,13 @@ func crashAndRecover(_ m: WorkoutManager, savedAt: EpochMs, recoverAt: EpochMs) 
         var now: EpochMs = 0
         _ = live.start(workoutID: "w\(seed)", configuration: runOutdoor, at: now)
         for step in 0..<200 {
-            now += EpochMs(rng.int(1...20_000))
-            switch rng.int(0...9) {
+            now += EpochMs(rng.next(in: 1...20_000))
+            switch rng.next(in: 0...9) {
             case 0: _ = live.pause(at: now)
             case 1: _ = live.resume(at: now)
             case 2 where step > 150: _ = live.stop(at: now)
-            case 3...6: _ = live.addHeartRate(bpm: Double(rng.int(-20...300)), at: now)
-            default: _ = live.addActiveEnergy(kcal: Double(rng.int(-5...40)) / 4, fromMs: now - 1_000, toMs: now)
+            case 3...6: _ = live.addHeartRate(bpm: Double(rng.next(in: -20...300)), at: now)
+            default: _ = live.addActiveEnergy(kcal: Double(rng.next(in: -5...40)) / 4, fromMs: now - 1_000, toMs: now)
             }
             let (recovered, _) = crashAndRecover(live, savedAt: now, recoverAt: now + 5_000)
             #expect(recovered.session == live.session, "seed \(seed) step \(step): session differs after recovery")

@@ -71,7 +71,7 @@ import Testing
         var rng = SplitMix64(seed: 0x5EED)
         var bpms: [Double] = []
         for i in 1...n {
-            let bpm = Double(rng.int(60...190))
+            let bpm = Double(rng.next(in: 60...190))
             bpms.append(bpm)
             #expect(watch.run("hr \(Int(bpm))", at: morning + EpochMs(i) * second).isOK, "seed 0x5EED, sample \(i)")
         }

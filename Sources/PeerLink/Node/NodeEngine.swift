@@ -43,10 +43,9 @@ public final class NodeEngine<App: NodeApp> {
     public var wallOffsetMs: Int64 = 0
     /// The latest monotonic reading given to the engine.
     public private(set) var monoNow: EpochMs
-    /// Frames sent and received on each open connection (handshake included), and the
-    /// connection opened last: the conductor compares these with its proxy's counts.
+    /// Frames sent and received on each open connection (handshake included): the
+    /// conductor compares these with its proxy's counts.
     public internal(set) var connectionFrames: [ConnectionID: (sent: Int, received: Int)] = [:]
-    public private(set) var latestConnection: ConnectionID?
     /// Bytes received and sent over all connections.
     public private(set) var bytesIn = 0
     public private(set) var bytesOut = 0
@@ -107,7 +106,6 @@ public final class NodeEngine<App: NodeApp> {
         setNow(now)
         decoders[id] = FrameDecoder()
         connectionFrames[id] = (0, 0)
-        latestConnection = id
         ctx.session.onConnectionOpened(id, isInitiator: isInitiator, nonce: nonce, now: now)
         finish()
     }

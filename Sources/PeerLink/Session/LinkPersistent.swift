@@ -52,6 +52,12 @@ public enum PendingContent: Sendable, Equatable {
     case file(ReceivedFile)
 }
 
+/// Content received while the app could not take it, with its inbox row number.
+public struct InboxEntry: Sendable, Equatable {
+    public var seq: UInt64
+    public var content: PendingContent
+}
+
 /// The part of a session that survives restarts and crashes.
 public struct LinkPersistent: Sendable, Equatable {
     /// This link store's incarnation: random, chosen when the store was created.
@@ -98,19 +104,7 @@ public struct LinkPersistent: Sendable, Equatable {
 
     // MARK: Pending content
     public var nextInboxSeq: UInt64 = 1
-    public var inbox: [(seq: UInt64, content: PendingContent)] = []
+    public var inbox: [InboxEntry] = []
 
     public init(incarnation: UInt64) { self.incarnation = incarnation }
-
-    public static func == (a: LinkPersistent, b: LinkPersistent) -> Bool {
-        a.incarnation == b.incarnation && a.nextSeq == b.nextSeq && a.outbox == b.outbox && a.peerIncarnation == b.peerIncarnation
-            && a.lastDeliveredFromPeer == b.lastDeliveredFromPeer && a.lastComplicationDeliveredFromPeer == b.lastComplicationDeliveredFromPeer
-            && a.peerEverSeen == b.peerEverSeen && a.peerComplicationEnabled == b.peerComplicationEnabled
-            && a.complicationBudgetDay == b.complicationBudgetDay && a.complicationTransfersUsed == b.complicationTransfersUsed
-            && a.applicationContext == b.applicationContext && a.contextVersion == b.contextVersion && a.contextAckedVersion == b.contextAckedVersion
-            && a.receivedApplicationContext == b.receivedApplicationContext && a.receivedContextVersion == b.receivedContextVersion
-            && a.nextFileNumber == b.nextFileNumber && a.outgoingFiles == b.outgoingFiles && a.incomingFile == b.incomingFile
-            && a.lastFileDelivered == b.lastFileDelivered && a.nextInboxSeq == b.nextInboxSeq
-            && a.inbox.map(\.seq) == b.inbox.map(\.seq) && a.inbox.map(\.content) == b.inbox.map(\.content)
-    }
 }

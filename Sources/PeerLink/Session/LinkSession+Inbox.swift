@@ -25,7 +25,7 @@ extension LinkSession {
         let seq = persistent.nextInboxSeq
         persistent.nextInboxSeq += 1
         metaDirty = true
-        persistent.inbox.append((seq, content))
+        persistent.inbox.append(InboxEntry(seq: seq, content: content))
         batch.put(LinkPersistence.inbox, storeKey(seq), LinkPersistence.encodePending(content))
     }
 

@@ -19,9 +19,8 @@ extension LinkSession {
         var renumbered: [OutboxItem] = []
         for stream in UserInfoStream.allCases {
             let through = delivered[stream.rawValue]
-            var queue = outboxes[stream.rawValue]
             var kept: [OutboxItem] = []
-            for item in queue.live {
+            for item in outboxes[stream.rawValue].live {
                 if item.seq > through {
                     kept.append(item)
                 } else if item.seq > persistent.highestSeqSent {
@@ -34,8 +33,7 @@ extension LinkSession {
                     actions.append(.deliver(.didFinishUserInfoTransfer(t, error: nil)))
                 }
             }
-            queue = OutboxQueue(kept)
-            outboxes[stream.rawValue] = queue
+            outboxes[stream.rawValue] = OutboxQueue(kept)
         }
         let floor = max(persistent.nextSeq, (delivered.max() ?? 0) + 1)
         persistent.nextSeq = floor
@@ -44,11 +42,7 @@ extension LinkSession {
             item.seq = persistent.nextSeq
             persistent.nextSeq += 1
             batch.put(LinkPersistence.outbox, storeKey(item.seq), LinkPersistence.encodeItem(item))
-            var queue = outboxes[item.stream.rawValue]
-            var all = Array(queue.live)
-            all.append(item)
-            queue = OutboxQueue(all)
-            outboxes[item.stream.rawValue] = queue
+            outboxes[item.stream.rawValue].append(item)  // above every kept seq: stays in order
         }
         if info.contextVersionReceived > persistent.contextVersion {
             persistent.contextVersion = info.contextVersionReceived

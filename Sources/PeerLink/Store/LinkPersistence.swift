@@ -165,7 +165,7 @@ public enum LinkPersistence {
             }
             for row in try store.scan(inbox) {
                 guard let seq = storeKeyValue(row.key) else { throw StoreCorruption(reason: "bad inbox key") }
-                p.inbox.append((seq, try decodePending(row.value)))
+                p.inbox.append(InboxEntry(seq: seq, content: try decodePending(row.value)))
             }
             return p
         } catch let e as ByteReaderError {

@@ -194,6 +194,16 @@ public struct LocalDayWindow: Sendable, Equatable {
     }
 }
 
+extension Optional where Wrapped == LocalDayWindow {
+    /// The window that contains `ms`: this one while it still holds, else a new one, which
+    /// replaces it.
+    public mutating func refresh(at ms: EpochMs, calendar: LocalCalendar) -> LocalDayWindow {
+        let w = self?.refreshed(at: ms, calendar: calendar) ?? LocalDayWindow(at: ms, calendar: calendar)
+        self = w
+        return w
+    }
+}
+
 extension Date {
     /// The date `ms` milliseconds after 1970.
     public init(epochMs ms: EpochMs) { self.init(timeIntervalSince1970: Double(ms) / 1000) }

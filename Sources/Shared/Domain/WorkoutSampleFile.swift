@@ -85,8 +85,8 @@ public struct WorkoutSampleFile: Sendable, Hashable {
         guard value["v"]?.intValue == formatVersion else { return .failure(.init("unsupported version")) }
         guard let id = value["workoutID"]?.stringValue, let fields = value["record"]?.dictionaryValue,
               let record = WorkoutRecord(id: id, fields: fields), let kinds = value["kinds"]?.dataValue,
-              let starts = ints(value["starts"]), let durations = ints(value["durations"]),
-              let values = doubles(value["values"])
+              let starts = value["starts"]?.int64ArrayValue, let durations = value["durations"]?.int64ArrayValue,
+              let values = value["values"]?.doubleArrayValue
         else { return .failure(.init("missing or mistyped key")) }
         guard kinds.count == starts.count, kinds.count == durations.count, kinds.count == values.count else {
             return .failure(.init("sample columns differ in length"))
@@ -105,30 +105,6 @@ public struct WorkoutSampleFile: Sendable, Hashable {
                 startMs: start, endMs: end, value: values[i]))
         }
         return .success(WorkoutSampleFile(record: record, samples: samples))
-    }
-
-    /// An array of ints, nil when any element is not one.
-    static func ints(_ v: PlistValue?) -> [Int64]? {
-        guard let a = v?.arrayValue else { return nil }
-        var out: [Int64] = []
-        out.reserveCapacity(a.count)
-        for x in a {
-            guard case .int(let i) = x else { return nil }
-            out.append(i)
-        }
-        return out
-    }
-
-    /// An array of doubles, nil when any element is not one.
-    static func doubles(_ v: PlistValue?) -> [Double]? {
-        guard let a = v?.arrayValue else { return nil }
-        var out: [Double] = []
-        out.reserveCapacity(a.count)
-        for x in a {
-            guard case .double(let d) = x else { return nil }
-            out.append(d)
-        }
-        return out
     }
 
     // MARK: - Kind codes

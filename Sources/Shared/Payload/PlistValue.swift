@@ -42,6 +42,30 @@ extension PlistValue {
     public var boolValue: Bool? { if case .bool(let v) = self { v } else { nil } }
     public var dataValue: [UInt8]? { if case .data(let v) = self { v } else { nil } }
     public var arrayValue: [PlistValue]? { if case .array(let v) = self { v } else { nil } }
+
+    /// An array of `.int`s as integers; nil when it is not an array or holds anything else.
+    public var int64ArrayValue: [Int64]? {
+        guard case .array(let a) = self else { return nil }
+        var out: [Int64] = []
+        out.reserveCapacity(a.count)
+        for x in a {
+            guard case .int(let i) = x else { return nil }
+            out.append(i)
+        }
+        return out
+    }
+
+    /// An array of `.double`s as doubles; nil when it is not an array or holds anything else.
+    public var doubleArrayValue: [Double]? {
+        guard case .array(let a) = self else { return nil }
+        var out: [Double] = []
+        out.reserveCapacity(a.count)
+        for x in a {
+            guard case .double(let d) = x else { return nil }
+            out.append(d)
+        }
+        return out
+    }
     public var dictionaryValue: [String: PlistValue]? {
         if case .dictionary(let v) = self { v } else { nil }
     }

@@ -35,9 +35,7 @@ public enum ReplicaPersistence {
         let graveChanges = state.drainGraveChanges()
         for key in graveChanges.added {
             guard let stamp = state.graves[key] else { continue }
-            var w = ByteWriter(capacity: 16)
-            writeStamp(stamp, &w)
-            batch.put(graves, encodeKey(key), w.bytes)
+            batch.put(graves, encodeKey(key), encodeClock(stamp))
         }
         for key in graveChanges.removed { batch.delete(graves, encodeKey(key)) }
         let seqRow = storeKey(state.seq), syncRow = encodeSync(sync), clockRow = encodeClock(state.clock.last)
@@ -176,7 +174,6 @@ public enum ReplicaPersistence {
                 guard r.isAtEnd else { throw ByteReaderError.malformed("trailing bytes in grave row") }
                 state.loadGrave(try decodeKey(row.key), stamp)
             }
-            _ = state.drainGraveChanges()
             var sync: ReplicaSync.Persistent?
             var metaBytes: [[UInt8]] = [[], [], []]
             for row in try store.scan(meta) {

@@ -49,11 +49,6 @@ public enum LinkDirection: String, Sendable, Equatable, CaseIterable {
     case watchToPhone = "watch→phone"
 }
 
-/// What happens to one frame.
-public enum ProxyFrameFate: String, Sendable, Equatable {
-    case delivered, dropped, duplicated, reordered
-}
-
 /// Decides each frame's fate and delivery time from the faults and a seeded generator.
 /// Pure: the same seed and the same sequence of frames give the same decisions.
 public struct FaultPlanner: Sendable {
@@ -73,7 +68,7 @@ public struct FaultPlanner: Sendable {
 
     /// The delivery times of a frame of `bytes` sent at `nowMs`: empty when dropped, two when
     /// duplicated.
-    public mutating func plan(bytes: Int, direction: LinkDirection, nowMs: EpochMs) -> (fate: ProxyFrameFate, deliverAt: [EpochMs]) {
+    public mutating func plan(bytes: Int, direction: LinkDirection, nowMs: EpochMs) -> (fate: FrameFate, deliverAt: [EpochMs]) {
         if faults.down { return (.dropped, []) }
         if chance(faults.lossPercent) { return (.dropped, []) }
         var at = nowMs + faults.latencyMs
@@ -83,7 +78,7 @@ public struct FaultPlanner: Sendable {
             at = max(at, start + Int64(bytes) * 1000 / bw)
         }
         at = max(at, nowMs)
-        var fate = ProxyFrameFate.delivered
+        var fate = FrameFate.delivered
         if chance(faults.reorderPercent) {
             fate = .reordered
             at += reorderDelayMs

@@ -122,7 +122,8 @@ public final class ChildProcess {
         kill9()
     }
 
-    static func monotonicMs() -> Int64 {
+    /// Monotonic milliseconds (the conductor's and sweeps' own timing, never given to a node).
+    public static func monotonicMs() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec / 1_000_000)

@@ -66,10 +66,8 @@ public protocol ScenarioDriver: AnyObject {
     func isRunning(_ role: DeviceRole) -> Bool
     /// Frame timeline lines recorded since the last call.
     func takeTimeline() -> [String]
-    /// True when the same scenario gives the same trace byte for byte (sim mode).
-    var isDeterministic: Bool { get }
     /// SHA-256 (hex) of the run's trace: `timeline` and whatever else the driver recorded;
-    /// nil for a mode that is not deterministic.
+    /// nil for a mode that is not deterministic, or a run that records no trace (sweeps).
     func traceHash(timeline: [String]) -> String?
     /// Checks the driver made along the way (e.g. invariants), added to the result at the end.
     func finalChecks() -> [CheckOutcome]
@@ -78,7 +76,6 @@ public protocol ScenarioDriver: AnyObject {
 }
 
 extension ScenarioDriver {
-    public var isDeterministic: Bool { false }
     public func traceHash(timeline: [String]) -> String? { nil }
     public func finalChecks() -> [CheckOutcome] { [] }
     public func nodeLogs() -> [String] { [] }

@@ -27,7 +27,6 @@ public struct SimOptions: Sendable {
 /// system randomness, no sockets: the same scenario and seed give the same trace.
 public final class SimDriver: ScenarioDriver {
     public let modeName = "sim"
-    public var isDeterministic: Bool { true }
     let options: SimOptions
     public private(set) var network: AppNetwork?
     /// Where the phone's CSV exports go (the share sheet's stand-in); it outlives crashes.
@@ -217,6 +216,7 @@ public final class SimDriver: ScenarioDriver {
 
     /// SHA-256 (hex) of the timeline and both nodes' log lines.
     public func traceHash(timeline: [String]) -> String? {
+        guard options.recordsTrace else { return nil }  // sweeps: no trace, nothing to hash
         var h = SHA256()
         for line in timeline { h.update(Array((line + "\n").utf8)) }
         h.update(Array("-- logs\n".utf8))

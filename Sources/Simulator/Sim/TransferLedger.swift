@@ -32,7 +32,6 @@ public struct TransferLedger: Sendable {
         public var stream: UserInfoStream
         /// FNV-1a of the encoded payload (tells a resent transfer from a new one on a reused seq).
         public var payloadHash: UInt64
-        public var queuedAtMs: EpochMs
         public var acknowledged = false
         /// Deliveries that the receiver's store still holds.
         public var deliveries = 0
@@ -156,7 +155,7 @@ public struct TransferLedger: Sendable {
         } else {
             queuedCount += 1
         }
-        entries[key] = Entry(stream: item.stream, payloadHash: hash, queuedAtMs: nowMs)
+        entries[key] = Entry(stream: item.stream, payloadHash: hash)
         let sk = StreamKey(sender: key.sender, incarnation: key.incarnation, stream: item.stream)
         var list = seqs[sk] ?? []
         if list.last.map({ $0 < key.seq }) ?? true { list.append(key.seq) } else if !list.contains(key.seq) {

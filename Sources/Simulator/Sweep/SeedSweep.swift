@@ -76,7 +76,6 @@ public enum SeedSweep {
         var o = SimOptions()
         o.recordsTrace = false
         o.networkSeed = seed
-        o.convergeWithinMs = options.convergeWithinMs
         let driver = SimDriver(options: o)
         let runner = ScenarioRunner(driver: driver)
         runner.convergeWithinMs = options.convergeWithinMs

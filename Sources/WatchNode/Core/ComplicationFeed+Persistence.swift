@@ -24,7 +24,7 @@ extension ComplicationFeed {
     /// Restores a feed written by `plistValue()` under `settings`; nil when malformed. Counted
     /// reloads beyond the budget (a smaller budget setting than before) keep only the newest.
     public init?(restoring value: PlistValue, settings: Settings = .defaults) {
-        guard let reloads = WorkoutSnapshot.ints(value["reloads"]), let total = value["total"]?.intValue,
+        guard let reloads = value["reloads"]?.int64ArrayValue, let total = value["total"]?.intValue,
               let latest = Self.gauge(value["latest"])
         else { return nil }
         self.init(stepGoal: latest.stepGoal, settings: settings)

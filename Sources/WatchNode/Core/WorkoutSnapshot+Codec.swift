@@ -67,9 +67,9 @@ extension WorkoutSnapshot {
               let activity = d["activity"]?.stringValue.flatMap(WorkoutActivityType.init(rawValue:)),
               let location = d["location"]?.stringValue.flatMap(WorkoutLocation.init(rawValue:)),
               let state = d["state"]?.stringValue.flatMap(WorkoutSessionState.init(rawValue:)),
-              let eventKinds = d["eventKinds"]?.dataValue, let eventTimes = ints(d["eventTimes"]),
-              let sampleKinds = d["sampleKinds"]?.dataValue, let sampleStarts = ints(d["sampleStarts"]),
-              let durations = ints(d["sampleDurations"]), let values = doubles(d["sampleValues"]),
+              let eventKinds = d["eventKinds"]?.dataValue, let eventTimes = d["eventTimes"]?.int64ArrayValue,
+              let sampleKinds = d["sampleKinds"]?.dataValue, let sampleStarts = d["sampleStarts"]?.int64ArrayValue,
+              let durations = d["sampleDurations"]?.int64ArrayValue, let values = d["sampleValues"]?.doubleArrayValue,
               let hrCount = d["hrCount"]?.intValue, let hrSum = d["hrSum"]?.doubleValue,
               let energy = d["energy"]?.doubleValue
         else { return .failure(.init("missing or mistyped key")) }
@@ -118,27 +118,5 @@ extension WorkoutSnapshot {
             previous = previous &+ d
             return previous
         }
-    }
-
-    static func ints(_ v: PlistValue?) -> [Int64]? {
-        guard let a = v?.arrayValue else { return nil }
-        var out: [Int64] = []
-        out.reserveCapacity(a.count)
-        for x in a {
-            guard case .int(let i) = x else { return nil }
-            out.append(i)
-        }
-        return out
-    }
-
-    static func doubles(_ v: PlistValue?) -> [Double]? {
-        guard let a = v?.arrayValue else { return nil }
-        var out: [Double] = []
-        out.reserveCapacity(a.count)
-        for x in a {
-            guard case .double(let d) = x else { return nil }
-            out.append(d)
-        }
-        return out
     }
 }

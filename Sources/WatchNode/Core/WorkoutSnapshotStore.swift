@@ -131,8 +131,8 @@ public enum WorkoutSnapshotStore {
     }
 
     static func decodeChunk(_ value: PlistValue, maxCount: Int) -> [WorkoutSnapshot.Sample]? {
-        guard let kinds = value["kinds"]?.dataValue, let starts = WorkoutSnapshot.ints(value["starts"]),
-              let durations = WorkoutSnapshot.ints(value["durations"]), let values = WorkoutSnapshot.doubles(value["values"]),
+        guard let kinds = value["kinds"]?.dataValue, let starts = value["starts"]?.int64ArrayValue,
+              let durations = value["durations"]?.int64ArrayValue, let values = value["values"]?.doubleArrayValue,
               kinds.count == starts.count, kinds.count == durations.count, kinds.count == values.count,
               kinds.count <= maxCount
         else { return nil }
