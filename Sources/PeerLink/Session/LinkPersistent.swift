@@ -18,6 +18,9 @@ public struct OutboxItem: Sendable, Equatable {
     /// Complication stream only: the newest queued one is tagged current.
     public var isCurrent: Bool
     public var createdMs: EpochMs
+    /// `cancel()` was called after its frame went out: the peer is asked whether it
+    /// delivered it; until it answers, nothing after it in its stream is sent.
+    public var isCancelled = false
 }
 
 /// A file the sender has queued (`transferFile`), in its durable outbox.
@@ -28,6 +31,9 @@ public struct OutgoingFile: Sendable, Equatable {
     public var sizeBytes: Int64
     public var metadata: PlistValue?
     public var createdMs: EpochMs
+    /// `cancel()` was called after its whole content and hash may have reached the peer: the
+    /// peer is asked whether it delivered it; until it answers no other file is sent.
+    public var isCancelled = false
 }
 
 /// The file being received: where it is and how much of it is durable.

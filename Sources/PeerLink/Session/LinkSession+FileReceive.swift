@@ -129,9 +129,15 @@ extension LinkSession {
         if let conn { send(conn, Frame(.fileResume, FrameBodies.encodeVarints(number, 0))) }
     }
 
+    /// The sender cancelled file `n`: answer whether it came too late (delivered), else drop
+    /// what arrived of it (a late `fileEnd` or chunk of it then finds no incoming file).
     mutating func onFileCancel(_ frame: Frame) throws(ByteReaderError) {
         let n = try FrameBodies.decodeVarint(frame.body)
-        if persistent.incomingFile?.number == n { dropIncomingFile() }
+        let delivered = n <= persistent.lastFileDelivered
+        if !delivered, persistent.incomingFile?.number == n { dropIncomingFile() }
+        guard let a = active else { return }
+        flushMeta()
+        send(a.id, Frame(.fileAck, (delivered ? FrameBodies.FileAck.delivered(number: n) : .cancelled(number: n)).encode()))
     }
 
     /// Forgets the incoming file and deletes its partial content.

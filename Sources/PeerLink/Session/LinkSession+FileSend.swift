@@ -56,7 +56,7 @@ extension LinkSession {
     }
 
     /// `outstandingFileTransfers`: queued or being sent, in order.
-    public var outstandingFileTransfers: [FileTransfer] { persistent.outgoingFiles.map(fileTransfer) }
+    public var outstandingFileTransfers: [FileTransfer] { persistent.outgoingFiles.filter { !$0.isCancelled }.map(fileTransfer) }
 
     /// The app keeps a received file: moves it out of the inbox before its callback returns
     /// (what is left in the inbox is deleted after the callback).
@@ -68,12 +68,33 @@ extension LinkSession {
         return .success(())
     }
 
-    /// `cancel()` of a file transfer: it is dropped here and, when being sent, at the
-    /// receiver (which deletes the partial file). Returns false when no such transfer is queued.
+    /// `cancel()` of a file transfer: "if the data has already been transferred, calling this
+    /// method has no effect" — otherwise it is never delivered.
+    ///
+    /// A file the peer cannot have completed (its `fileEnd` has not gone out on this
+    /// connection) is dropped here and, when being sent, at the receiver (which deletes the
+    /// partial file). One whose `fileEnd` went out may be verified and delivered before the
+    /// cancel arrives: it is marked cancelled (durably) and the peer is asked (`fileCancel`);
+    /// its answer is `delivered` — then the sender gets `didFinishFileTransfer` without
+    /// error — or `cancelled`. Until then no other file is sent. When the link is down and
+    /// the file is the one being sent, the next handshake's delivered count decides. Returns
+    /// false when no such transfer is outstanding.
     @discardableResult
     public mutating func cancelFile(id: String) -> Bool {
         guard id.hasPrefix("f"), let n = UInt64(id.dropFirst()),
-              let i = persistent.outgoingFiles.firstIndex(where: { $0.number == n }) else { return false }
+              let i = persistent.outgoingFiles.firstIndex(where: { $0.number == n }), !persistent.outgoingFiles[i].isCancelled else { return false }
+        let mayBeDelivered = active.map { $0.highestFileEndSent >= n } ?? (i == 0 && persistent.outgoingFiles[i].sizeBytes >= 0)
+        if mayBeDelivered {
+            persistent.outgoingFiles[i].isCancelled = true
+            let f = persistent.outgoingFiles[i]
+            persist { $0.put(LinkPersistence.filesOut, storeKey(n), LinkPersistence.encodeOutgoing(f)) }
+            if var a = active {
+                a.file = FileSendState(number: n)  // awaiting the answer (resent on retransmission)
+                active = a
+                send(a.id, Frame(.fileCancel, FrameBodies.encodeVarint(n)))
+            }
+            return true
+        }
         persistent.outgoingFiles.remove(at: i)
         persist { $0.delete(LinkPersistence.filesOut, storeKey(n)) }
         if var a = active, a.file?.number == n {
@@ -85,6 +106,24 @@ extension LinkSession {
         return true
     }
 
+    /// The peer answered `fileCancel`: it had not delivered the file and never will.
+    mutating func onFileCancelled(number n: UInt64) {
+        guard let i = persistent.outgoingFiles.firstIndex(where: { $0.number == n }), persistent.outgoingFiles[i].isCancelled else { return }
+        persistent.outgoingFiles.remove(at: i)
+        persist { $0.delete(LinkPersistence.filesOut, storeKey(n)) }
+        if var a = active, a.file?.number == n { a.file = nil; active = a }
+        if let a = active { pumpFiles(now: a.nowMs) }
+    }
+
+    /// A new connection is up and the peer said which files it delivered: a cancelled file it
+    /// has not delivered was sent on a connection that is gone and is never sent again.
+    mutating func dropCancelledFiles() {
+        for f in persistent.outgoingFiles where f.isCancelled {
+            persistent.outgoingFiles.removeAll { $0.number == f.number }
+            persist { $0.delete(LinkPersistence.filesOut, storeKey(f.number)) }
+        }
+    }
+
     // MARK: - Sending
 
     /// Offers the head file, or sends its next chunks within the window.
@@ -92,6 +131,16 @@ extension LinkSession {
         guard activationState == .activated, var a = active, let head = persistent.outgoingFiles.first, head.sizeBytes >= 0 else { return }
         a.nowMs = max(a.nowMs, now)
         let wasIdle = !a.awaitsAck(self)
+        if head.isCancelled {
+            // Asked whether it was delivered; nothing else is sent until the answer.
+            if a.file?.number != head.number {
+                a.file = FileSendState(number: head.number)
+                if wasIdle { a.lastProgressMs = a.nowMs }
+                active = a
+                send(a.id, Frame(.fileCancel, FrameBodies.encodeVarint(head.number)))
+            }
+            return
+        }
         if a.file?.number != head.number {
             a.file = FileSendState(number: head.number)
             if wasIdle { a.lastProgressMs = a.nowMs }
@@ -112,6 +161,7 @@ extension LinkSession {
         if f.sendOffset == head.sizeBytes && !f.endSent {
             actions.append(.sendFileEnd(a.id, number: head.number, path: head.path, sizeBytes: head.sizeBytes))
             f.endSent = true
+            a.highestFileEndSent = max(a.highestFileEndSent, head.number)
             stats.framesSent += 1
             a.framesSent += 1
             a.lastSentMs = a.nowMs
@@ -123,7 +173,7 @@ extension LinkSession {
 
     mutating func onFileResume(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let (n, offset) = try FrameBodies.decodeVarints(frame.body)
-        guard var a = active, var f = a.file, f.number == n, let head = persistent.outgoingFiles.first, head.number == n else { return }
+        guard var a = active, var f = a.file, f.number == n, let head = persistent.outgoingFiles.first, head.number == n, !head.isCancelled else { return }
         guard offset <= UInt64(head.sizeBytes) else { throw .malformed("resume offset \(offset) beyond the file's \(head.sizeBytes) bytes") }
         f.ackedOffset = f.awaitingResume ? Int64(offset) : min(f.ackedOffset, Int64(offset))
         f.sendOffset = Int64(offset)
@@ -149,6 +199,8 @@ extension LinkSession {
             finishFile(number: n, error: nil)
         case .failed(let n, let e):
             finishFile(number: n, error: e)
+        case .cancelled(let n):
+            onFileCancelled(number: n)
         }
     }
 

@@ -25,6 +25,10 @@ extension LinkSession {
                 try onUserInfoFrame(frame, now: now)
             case .userInfoAck:
                 try onUserInfoAck(frame, now: now)
+            case .userInfoCancel:
+                try onUserInfoCancel(frame)
+            case .userInfoCancelReply:
+                try onUserInfoCancelReply(frame, now: now)
             case .message:
                 try onMessageFrame(id, frame, now: now)
             case .messageReply:

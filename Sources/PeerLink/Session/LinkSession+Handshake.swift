@@ -263,12 +263,14 @@ extension LinkSession {
         // What the peer holds of ours (only meaningful if it counted this incarnation).
         onPeerDelivered(stream: .ordinary, through: knowsUs ? info.lastDelivered : 0)
         onPeerDelivered(stream: .complication, through: knowsUs ? info.lastComplicationDelivered : 0)
+        dropCancelledUserInfo()
         let contextHeld = knowsUs ? info.contextVersionReceived : 0
         if contextHeld != persistent.contextAckedVersion {
             persistent.contextAckedVersion = contextHeld
             metaDirty = true
         }
         if knowsUs { finishFilesDelivered(through: info.lastFileDelivered) }
+        dropCancelledFiles()
         sendOutbox(now: now)
         sendContextIfNeeded()
         pumpFiles(now: now)

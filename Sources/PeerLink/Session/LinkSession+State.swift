@@ -26,6 +26,12 @@ struct ActiveConnection: Sendable, Equatable {
     var lastSentMs: EpochMs
     /// The highest outbox seq sent on this connection, per user-info stream.
     var sentThrough: [UInt64] = [0, 0]
+    /// Per stream, the highest seq ever sent on this connection (a retransmission lowers
+    /// `sentThrough`, not this): a frame up to it may still be in flight.
+    var highestSent: [UInt64] = [0, 0]
+    /// The highest file number whose `fileEnd` went out on this connection (from then on the
+    /// peer may deliver it).
+    var highestFileEndSent: UInt64 = 0
     /// When the peer last acknowledged new progress (or when sending began).
     var lastProgressMs: EpochMs {
         didSet { if lastProgressMs != oldValue { retransmitsWithoutProgress = 0 } }

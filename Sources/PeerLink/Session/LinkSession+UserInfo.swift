@@ -60,23 +60,80 @@ extension LinkSession {
     /// `outstandingUserInfoTransfers`: queued or on the wire, not yet acknowledged, not
     /// cancelled; complication user info first (it is sent first).
     public var outstandingUserInfoTransfers: [UserInfoTransfer] {
-        outboxes[1].live.map(transfer) + outboxes[0].live.map(transfer)
+        (outboxes[1].outstanding + outboxes[0].outstanding).map(transfer)
     }
 
     /// Number of outstanding transfers (cheap).
-    public var outstandingUserInfoCount: Int { outboxes[0].count + outboxes[1].count }
+    public var outstandingUserInfoCount: Int {
+        outboxes[0].count - outboxes[0].cancelledCount + outboxes[1].count - outboxes[1].cancelledCount
+    }
 
-    /// `cancel()` of a transfer. A transfer not yet put on the wire is never delivered; one
-    /// already sent may have been committed by the peer. Returns false when no such transfer
-    /// is outstanding.
+    /// `cancel()` of a transfer: "if the data has already been transferred, calling this
+    /// method has no effect" — otherwise it is never delivered.
+    ///
+    /// A transfer whose frame never left is dropped at once. One whose frame went out may be
+    /// delivered before the cancel reaches the peer, so it is marked cancelled (durably) and the
+    /// peer is asked (`userInfoCancel`); until it answers nothing after it in its stream is
+    /// sent. The peer answers whether it had delivered it — then the sender gets
+    /// `didFinishUserInfoTransfer` without error, as for any delivered transfer — or refuses it
+    /// from then on; a cancelled transfer that is not delivered gets no `didFinish`. When the
+    /// link is down the answer is the peer's delivered count at the next handshake. Returns
+    /// false when no such transfer is outstanding.
     @discardableResult
     public mutating func cancelUserInfo(id: String) -> Bool {
         guard id.hasPrefix("u"), let seq = UInt64(id.dropFirst()) else { return false }
-        for s in UserInfoStream.allCases where outboxes[s.rawValue].remove(seq: seq) != nil {
-            persist { $0.delete(LinkPersistence.outbox, storeKey(seq)) }
+        for s in UserInfoStream.allCases {
+            let q = outboxes[s.rawValue]
+            let i = q.index(after: seq - 1)
+            guard i < q.endIndex, q[i].seq == seq, !q[i].isCancelled else { continue }
+            let onThisLink = active.map { seq <= $0.highestSent[s.rawValue] } ?? false
+            let mayHaveLeft = seq <= persistent.highestSeqSent && (active == nil || onThisLink)
+            guard mayHaveLeft else {
+                // Never on the wire (or only on a connection that is gone, which the handshake
+                // showed undelivered): it can no longer be delivered.
+                outboxes[s.rawValue].remove(seq: seq)
+                persist { $0.delete(LinkPersistence.outbox, storeKey(seq)) }
+                return true
+            }
+            let item = outboxes[s.rawValue].markCancelled(seq: seq)!
+            persist { $0.put(LinkPersistence.outbox, storeKey(seq), LinkPersistence.encodeItem(item)) }
+            if let a = active { send(a.id, Frame(.userInfoCancel, FrameBodies.UserInfoCancel(seq: seq, isComplicationStream: s == .complication).encode())) }
             return true
         }
         return false
+    }
+
+    /// The peer answered a `userInfoCancel`.
+    mutating func onUserInfoCancelReply(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
+        let r = try FrameBodies.UserInfoCancel.decode(frame.body)
+        let stream: UserInfoStream = r.isComplicationStream ? .complication : .ordinary
+        let q = outboxes[stream.rawValue]
+        let i = q.index(after: r.seq - 1)
+        guard i < q.endIndex, q[i].seq == r.seq, q[i].isCancelled, var a = active else { return }
+        a.lastProgressMs = now
+        if r.wasDelivered {
+            active = a
+            onPeerDelivered(stream: stream, through: r.seq)  // it and all before it: finished
+        } else {
+            outboxes[stream.rawValue].remove(seq: r.seq)
+            persist { $0.delete(LinkPersistence.outbox, storeKey(r.seq)) }
+            // What was sent after it names it as `prev` and waits for it: send those again.
+            a.sentThrough[stream.rawValue] = min(a.sentThrough[stream.rawValue], r.seq - 1)
+            active = a
+        }
+        sendOutbox(now: now)
+    }
+
+    /// A new connection is up and the peer said what it delivered (`onPeerDelivered` ran):
+    /// cancelled transfers it has not delivered were sent on connections that are gone and
+    /// are never sent again, so they are never delivered.
+    mutating func dropCancelledUserInfo() {
+        for s in UserInfoStream.allCases where outboxes[s.rawValue].cancelledCount > 0 {
+            for item in outboxes[s.rawValue].live where item.isCancelled {
+                outboxes[s.rawValue].remove(seq: item.seq)
+                persist { $0.delete(LinkPersistence.outbox, storeKey(item.seq)) }
+            }
+        }
     }
 
     // MARK: - Sending
@@ -95,12 +152,20 @@ extension LinkSession {
             var i = q.index(after: a.sentThrough[stream.rawValue])
             while i < q.endIndex && i - q.head < config.maxUserInfoInFlight {
                 let item = q[i]
+                if item.isCancelled {
+                    // Ask again (a retransmission) and send nothing after it until answered.
+                    send(a.id, Frame(.userInfoCancel, FrameBodies.UserInfoCancel(seq: item.seq, isComplicationStream: stream == .complication).encode()))
+                    a.sentThrough[stream.rawValue] = item.seq
+                    break
+                }
+                if let c = q.firstCancelledSeq, c < item.seq { break }
                 let body = FrameBodies.UserInfo(seq: item.seq, prev: q.prev(at: i), isComplicationStream: stream == .complication,
                                                 isCurrent: item.isCurrent, payload: item.encoded)
                 actions.append(.send(a.id, Frame(.userInfo, body.encode())))
                 stats.framesSent += 1
                 a.framesSent += 1
                 a.sentThrough[stream.rawValue] = item.seq
+                a.highestSent[stream.rawValue] = max(a.highestSent[stream.rawValue], item.seq)
                 if item.seq > persistent.highestSeqSent {
                     persistent.highestSeqSent = item.seq  // committed with this event, before the frame leaves
                     metaDirty = true
@@ -125,6 +190,10 @@ extension LinkSession {
             return
         }
         guard b.prev <= last else { return }  // an earlier transfer is missing: wait for the resend
+        if !refusedUserInfo[stream.rawValue].isEmpty {
+            guard !refusedUserInfo[stream.rawValue].contains(b.seq) else { return }  // cancelled by the sender
+            refusedUserInfo[stream.rawValue] = refusedUserInfo[stream.rawValue].filter { $0 > b.seq }
+        }
         if stream == .ordinary { persistent.lastDeliveredFromPeer = b.seq } else { persistent.lastComplicationDeliveredFromPeer = b.seq }
         metaDirty = true
         stats.userInfoDelivered += 1
@@ -133,6 +202,19 @@ extension LinkSession {
         deliverContent(.userInfo(payload, isComplication: b.isCurrent), into: &batch)
         if !batch.isEmpty { actions.append(.persist(batch)) }
         ackOwed = true
+    }
+
+    /// The sender cancelled `seq`: tell it whether that came too late; if not, refuse it.
+    /// (The answer leaves after the receive log's commit, like an acknowledgement.)
+    mutating func onUserInfoCancel(_ frame: Frame) throws(ByteReaderError) {
+        let c = try FrameBodies.UserInfoCancel.decode(frame.body)
+        let stream: UserInfoStream = c.isComplicationStream ? .complication : .ordinary
+        let last = stream == .ordinary ? persistent.lastDeliveredFromPeer : persistent.lastComplicationDeliveredFromPeer
+        let delivered = c.seq <= last
+        if !delivered { refusedUserInfo[stream.rawValue].insert(c.seq) }
+        guard let a = active else { return }
+        flushMeta()
+        send(a.id, Frame(.userInfoCancelReply, FrameBodies.UserInfoCancel(seq: c.seq, isComplicationStream: c.isComplicationStream, wasDelivered: delivered).encode()))
     }
 
     mutating func onUserInfoAck(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {

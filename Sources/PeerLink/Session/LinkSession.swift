@@ -15,6 +15,10 @@ public struct LinkSession: Sendable {
     public internal(set) var persistent: LinkPersistent
     /// The user-info outboxes, indexed by `UserInfoStream.rawValue`.
     var outboxes: [OutboxQueue]
+    /// Receiver: seqs per stream the sender cancelled before we delivered them (never
+    /// delivered; forgotten once a later seq is delivered, which the sender sends only after
+    /// it learnt of the refusal).
+    var refusedUserInfo: [Set<UInt64>] = [[], []]
 
     public internal(set) var activationState: ActivationState = .notActivated
 

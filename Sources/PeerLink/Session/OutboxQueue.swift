@@ -5,8 +5,13 @@ import Shared
 struct OutboxQueue: Sendable, Equatable {
     private(set) var items: [OutboxItem]
     private(set) var head = 0
+    /// How many live items are cancelled and await the peer's answer (see `OutboxItem.isCancelled`).
+    private(set) var cancelledCount = 0
 
-    init(_ items: [OutboxItem]) { self.items = items.sorted { $0.seq < $1.seq } }
+    init(_ items: [OutboxItem]) {
+        self.items = items.sorted { $0.seq < $1.seq }
+        cancelledCount = items.count { $0.isCancelled }
+    }
 
     var count: Int { items.count - head }
     var isEmpty: Bool { count == 0 }
@@ -21,6 +26,7 @@ struct OutboxQueue: Sendable, Equatable {
     mutating func removeThrough(_ seq: UInt64) -> ArraySlice<OutboxItem> {
         let end = index(after: seq)
         let removed = items[head..<end]
+        if cancelledCount > 0 { cancelledCount -= removed.count { $0.isCancelled } }
         head = end
         if head > 1024 && head * 2 > items.count {
             items.removeFirst(head)
@@ -33,8 +39,26 @@ struct OutboxQueue: Sendable, Equatable {
     mutating func remove(seq: UInt64) -> OutboxItem? {
         let i = index(after: seq - 1)
         guard i < items.count, items[i].seq == seq else { return nil }
+        if items[i].isCancelled { cancelledCount -= 1 }
         return items.remove(at: i)
     }
+
+    /// Marks the item with `seq` cancelled; returns it (nil when there is none).
+    mutating func markCancelled(seq: UInt64) -> OutboxItem? {
+        let i = index(after: seq - 1)
+        guard i < items.count, items[i].seq == seq else { return nil }
+        if !items[i].isCancelled { items[i].isCancelled = true; cancelledCount += 1 }
+        return items[i]
+    }
+
+    /// The seq of the first cancelled item (nil when none): nothing after it may be sent.
+    var firstCancelledSeq: UInt64? {
+        guard cancelledCount > 0 else { return nil }
+        return live.first { $0.isCancelled }?.seq
+    }
+
+    /// The live items that are not cancelled (`outstandingUserInfoTransfers`).
+    var outstanding: [OutboxItem] { cancelledCount == 0 ? Array(live) : live.filter { !$0.isCancelled } }
 
     /// The index of the first live item with seq > `seq` (`endIndex` when none).
     func index(after seq: UInt64) -> Int {

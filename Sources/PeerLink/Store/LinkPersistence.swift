@@ -59,7 +59,7 @@ public enum LinkPersistence {
 
     public static func encodeItem(_ item: OutboxItem) -> [UInt8] {
         var w = ByteWriter(capacity: item.encoded.count + 12)
-        w.writeByte((item.stream == .complication ? 1 : 0) | (item.isCurrent ? 2 : 0))
+        w.writeByte((item.stream == .complication ? 1 : 0) | (item.isCurrent ? 2 : 0) | (item.isCancelled ? 4 : 0))
         w.writeSignedVarint(item.createdMs)
         w.writeBytes(item.encoded)
         return w.bytes
@@ -81,6 +81,7 @@ public enum LinkPersistence {
         var w = ByteWriter(capacity: 96)
         w.writeString(f.path); w.writeString(f.name); w.writeVarint(UInt64(f.sizeBytes))
         w.writeSignedVarint(f.createdMs); writeOptional(f.metadata, &w)
+        if f.isCancelled { w.writeByte(1) }  // absent: not cancelled
         return w.bytes
     }
 
@@ -144,7 +145,8 @@ public enum LinkPersistence {
                 let created = try ir.readSignedVarint()
                 let encoded = Array(row.value[ir.offset...])
                 p.outbox.append(OutboxItem(seq: seq, payload: try CanonicalEncoding.decode(encoded), encoded: encoded,
-                                           stream: f & 1 != 0 ? .complication : .ordinary, isCurrent: f & 2 != 0, createdMs: created))
+                                           stream: f & 1 != 0 ? .complication : .ordinary, isCurrent: f & 2 != 0, createdMs: created,
+                                           isCancelled: f & 4 != 0))
             }
             if let s = try store.get(context, sentKey) { p.applicationContext = try CanonicalEncoding.decode(s) }
             if let s = try store.get(context, receivedKey) { p.receivedApplicationContext = try CanonicalEncoding.decode(s) }
@@ -153,8 +155,10 @@ public enum LinkPersistence {
                 var fr = ByteReader(row.value)
                 let path = try fr.readString(), name = try fr.readString(), size = Int64(try fr.readVarint())
                 let created = try fr.readSignedVarint()
+                let metadata = try readOptional(&fr)
+                let cancelled = fr.isAtEnd ? false : try fr.readByte() == 1
                 p.outgoingFiles.append(OutgoingFile(number: n, path: path, name: name, sizeBytes: size,
-                                                    metadata: try readOptional(&fr), createdMs: created))
+                                                    metadata: metadata, createdMs: created, isCancelled: cancelled))
             }
             if let v = try store.get(filesIn, currentKey) {
                 var fr = ByteReader(v)

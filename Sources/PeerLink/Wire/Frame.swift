@@ -25,6 +25,10 @@ public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     case userInfo = 0x10
     /// The receiver committed a user-info transfer.
     case userInfoAck = 0x11
+    /// The sender cancelled a user-info transfer whose frame went out: was it delivered?
+    case userInfoCancel = 0x12
+    /// The receiver's answer: delivered before the cancel arrived, or now never delivered.
+    case userInfoCancelReply = 0x13
     /// A live message (dictionary or data), optionally expecting a reply.
     case message = 0x20
     /// The reply to a message.
@@ -60,6 +64,8 @@ public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case .appState: "appState"
         case .userInfo: "userInfo"
         case .userInfoAck: "userInfoAck"
+        case .userInfoCancel: "userInfoCancel"
+        case .userInfoCancelReply: "userInfoCancelReply"
         case .message: "message"
         case .messageReply: "messageReply"
         case .messageError: "messageError"

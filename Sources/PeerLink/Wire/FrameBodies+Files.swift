@@ -72,15 +72,18 @@ extension FrameBodies {
     }
 
     /// `fileAck`: varint number, u8 status, then for status 0 (progress) varint offset, for
-    /// 1 (delivered) nothing, for 2 (failed) varint WCErrorDomain code and string reason.
+    /// 1 (delivered) nothing, for 2 (failed) varint WCErrorDomain code and string reason, for
+    /// 3 (cancelled: the answer to a `fileCancel` of a file not delivered) nothing.
     public enum FileAck: Sendable, Equatable {
         case progress(number: UInt64, offset: Int64)
         case delivered(number: UInt64)
         case failed(number: UInt64, WCError)
+        /// The answer to a `fileCancel` of a file not delivered: it never will be.
+        case cancelled(number: UInt64)
 
         public var number: UInt64 {
             switch self {
-            case .progress(let n, _), .delivered(let n), .failed(let n, _): n
+            case .progress(let n, _), .delivered(let n), .failed(let n, _), .cancelled(let n): n
             }
         }
 
@@ -91,6 +94,7 @@ extension FrameBodies {
             case .progress(_, let off): w.writeByte(0); w.writeVarint(UInt64(off))
             case .delivered: w.writeByte(1)
             case .failed(_, let e): w.writeByte(2); w.writeVarint(UInt64(e.code.rawValue)); w.writeString(e.reason)
+            case .cancelled: w.writeByte(3)
             }
             return w.bytes
         }
@@ -109,6 +113,7 @@ extension FrameBodies {
                 let raw = try r.readVarint()
                 guard raw < 100_000, let code = WCErrorCode(rawValue: Int(raw)) else { throw .malformed("unknown error code \(raw)") }
                 ack = .failed(number: number, WCError(code, try r.readString()))
+            case 3: ack = .cancelled(number: number)
             case let s: throw .malformed("fileAck status \(s)")
             }
             try end(r)

@@ -55,6 +55,37 @@ extension FrameBodies {
         }
     }
 
+    /// `userInfoCancel` and `userInfoCancelReply`: varint seq, u8 flags.
+    /// Flags: bit 0 = complication stream, bit 1 = the receiver had delivered it
+    /// (`userInfoCancelReply` only: then the cancel came too late).
+    public struct UserInfoCancel: Sendable, Equatable {
+        public var seq: UInt64
+        public var isComplicationStream: Bool
+        public var wasDelivered: Bool
+
+        public init(seq: UInt64, isComplicationStream: Bool, wasDelivered: Bool = false) {
+            self.seq = seq
+            self.isComplicationStream = isComplicationStream
+            self.wasDelivered = wasDelivered
+        }
+
+        public func encode() -> [UInt8] {
+            var w = ByteWriter(capacity: 11)
+            w.writeVarint(seq)
+            w.writeByte((isComplicationStream ? 1 : 0) | (wasDelivered ? 2 : 0))
+            return w.bytes
+        }
+
+        public static func decode(_ body: [UInt8]) throws(ByteReaderError) -> UserInfoCancel {
+            var r = ByteReader(body)
+            let seq = try r.readVarint(), flags = try r.readByte()
+            try end(r)
+            guard flags & ~3 == 0 else { throw .malformed("userInfoCancel flags 0x\(String(flags, radix: 16))") }
+            guard seq > 0 else { throw .malformed("userInfoCancel of seq 0") }
+            return UserInfoCancel(seq: seq, isComplicationStream: flags & 1 != 0, wasDelivered: flags & 2 != 0)
+        }
+    }
+
     /// `message` and `messageReply`: varint id, u8 flags, payload (to the end).
     /// Flags: bit 0 = payload is data (else a canonical dictionary), bit 1 = reply expected
     /// (`message` only), bit 2 = delivery receipt without payload (`messageReply` only).

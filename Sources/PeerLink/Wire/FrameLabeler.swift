@@ -21,6 +21,7 @@ public struct FrameLabeler: Sendable {
         guard bytes.count > FrameHeader.size, let first = try? r.readVarint() else { return (kind, false) }
         switch k {
         case .userInfo: return ("\(kind) u\(first)", true)
+        case .userInfoCancel, .userInfoCancelReply: return ("\(kind) u\(first)", false)
         case .context: return ("\(kind) v\(first)", true)
         case .fileOffer, .fileEnd: return ("\(kind) f\(first)", true)
         case .fileChunk:
