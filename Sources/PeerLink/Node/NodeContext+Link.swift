@@ -54,6 +54,43 @@ extension NodeContext {
         session.sendMessageData(data, replyExpected: replyExpected, now: session.clockMs)
     }
 
+    /// `sendMessage(_:replyHandler:errorHandler:)` with handlers: exactly one of them is
+    /// called, later, in its own event (never inside this call), with the context of that
+    /// event; the app's `onLinkEvent` then gets neither `didReceiveMessageReply` nor
+    /// `messageDidFail` for this message. A nil `reply` sends without expecting a reply
+    /// (`error` is then called only if it fails). Handlers are not durable: a node that is
+    /// killed forgets them, as it forgets the message.
+    @discardableResult
+    public mutating func sendMessage(_ message: PlistValue, reply: MessageHandlers.Reply?, error: @escaping MessageHandlers.Failure) -> MessageID {
+        let id = sendMessage(message, replyExpected: reply != nil)
+        messageHandlers[id] = MessageHandlers(reply: reply, error: error)
+        return id
+    }
+
+    /// `sendMessageData(_:replyHandler:errorHandler:)` with handlers (as `sendMessage(_:reply:error:)`).
+    @discardableResult
+    public mutating func sendMessageData(_ data: [UInt8], reply: MessageHandlers.Reply?, error: @escaping MessageHandlers.Failure) -> MessageID {
+        let id = sendMessageData(data, replyExpected: reply != nil)
+        messageHandlers[id] = MessageHandlers(reply: reply, error: error)
+        return id
+    }
+
+    /// Calls the handler of message `event` refers to, if it was sent with handlers; returns
+    /// false when the event is for the app's `onLinkEvent`.
+    mutating func handleMessageOutcome(_ event: LinkEvent) -> Bool {
+        switch event {
+        case .didReceiveMessageReply(let id, let payload):
+            guard let h = messageHandlers.removeValue(forKey: id) else { return false }
+            h.reply?(payload, &self)
+        case .messageDidFail(let id, let e):
+            guard let h = messageHandlers.removeValue(forKey: id) else { return false }
+            h.error(e, &self)
+        default:
+            return false
+        }
+        return true
+    }
+
     /// The reply handler of a received message (`IncomingMessage.replyExpected`).
     @discardableResult
     public mutating func replyToMessage(_ id: MessageID, with reply: MessagePayload) -> Result<Void, WCError> {
@@ -91,7 +128,7 @@ extension NodeContext {
     /// `outstandingUserInfoTransfers`.
     public var outstandingUserInfoTransfers: [UserInfoTransfer] { session.outstandingUserInfoTransfers }
 
-    /// `WCSessionUserInfoTransfer.cancel()`.
+    /// `WCSessionUserInfoTransfer.cancel()` (also `transfer.cancel(in: &ctx)`).
     @discardableResult
     public mutating func cancel(_ transfer: UserInfoTransfer) -> Bool { session.cancelUserInfo(id: transfer.id) }
 
@@ -116,7 +153,7 @@ extension NodeContext {
     /// `outstandingFileTransfers`.
     public var outstandingFileTransfers: [FileTransfer] { session.outstandingFileTransfers }
 
-    /// `WCSessionFileTransfer.cancel()`.
+    /// `WCSessionFileTransfer.cancel()` (also `transfer.cancel(in: &ctx)`).
     @discardableResult
     public mutating func cancel(_ transfer: FileTransfer) -> Bool { session.cancelFile(id: transfer.id) }
 
@@ -125,4 +162,26 @@ extension NodeContext {
     public mutating func moveReceivedFile(_ file: ReceivedFile, to path: String) -> Result<Void, WCError> {
         session.moveReceivedFile(file, to: path)
     }
+}
+
+/// The reply and error handlers of one message (`sendMessage(_:reply:error:)`).
+public struct MessageHandlers: Sendable {
+    public typealias Reply = @Sendable (MessagePayload, inout NodeContext) -> Void
+    public typealias Failure = @Sendable (WCError, inout NodeContext) -> Void
+    let reply: Reply?
+    let error: Failure
+}
+
+extension UserInfoTransfer {
+    /// `cancel()`: a transfer is a value here, so it is cancelled in the session that made it.
+    /// See `LinkSession.cancelUserInfo(id:)` for what happens to one already on the wire.
+    @discardableResult
+    public func cancel(in ctx: inout NodeContext) -> Bool { ctx.cancel(self) }
+}
+
+extension FileTransfer {
+    /// `cancel()`: a transfer is a value here, so it is cancelled in the session that made it.
+    /// See `LinkSession.cancelFile(id:)` for what happens once its end went out.
+    @discardableResult
+    public func cancel(in ctx: inout NodeContext) -> Bool { ctx.cancel(self) }
 }

@@ -20,6 +20,9 @@ public struct NodeContext: Sendable {
     public internal(set) var local: [String: PlistValue] = [:]
     /// Log lines produced during the current event.
     var logs: [(LogLevel, String)] = []
+    /// The handlers of messages sent with `sendMessage(_:reply:error:)`, by id. Not durable:
+    /// like the message itself they are gone with the process.
+    var messageHandlers: [MessageID: MessageHandlers] = [:]
     /// The node's files (under `<state>/files` in a process, in memory in the simulator):
     /// what `transferFile` sends, where received files are moved to. Writes here are the
     /// app's own I/O through the shell's storage, like the store's.

@@ -250,6 +250,7 @@ public final class NodeEngine<App: NodeApp> {
     }
 
     private func deliver(_ event: LinkEvent) {
+        if ctx.handleMessageOutcome(event) { return }
         switch event {
         case .didReceiveUserInfo(let info, _):
             if case .data(let bytes)? = info[Self.syncKey] {
