@@ -24,7 +24,8 @@ let usage = """
       --tz ZONE              the device's time zone (default Asia/Tokyo)
       --locale ja|en         language of user-facing texts (default ja)
       --seed N               seed for jitter (default random)
-      --sync full|normal     SQLite synchronous mode (default normal: durable across process crashes)
+      --sync full|normal     durability of the store and of received files: normal (default) survives
+                             the process being killed; full also fsyncs (survives a power loss)
       --json                 (show) print the screen as JSON instead of text
       --at TIME              (show) the screen at TIME (ISO date-time or epoch ms) instead of now
       --help                 this text

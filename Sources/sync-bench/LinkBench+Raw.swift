@@ -96,4 +96,43 @@ enum RawTCPBaseline {
         let t1 = monotonicNs()
         return Double(bytes) / 1e6 / (Double(t1 - t0) / 1e9)
     }
+
+    /// Throughput of copying the file at `source` to `destination` over a loopback socket
+    /// (read into a buffer, written to the socket; read from the socket, written to the
+    /// file), in MB/s: the file transfer's baseline — the same bytes, files at both ends,
+    /// without a protocol, hashing or durability.
+    static func fileStreamMBps(source: String, destination: String) throws -> Double {
+        let (c, s) = try socketPair()
+        defer { close(c); close(s) }
+        let inFD = open(source, O_RDONLY)
+        let outFD = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard inFD >= 0, outFD >= 0 else { throw POSIXError("open") }
+        defer { close(inFD); close(outFD); unlink(destination) }
+        var st = stat()
+        guard fstat(inFD, &st) == 0 else { throw POSIXError("fstat") }
+        let bytes = Int(st.st_size)
+        let done = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            var buf = [UInt8](repeating: 0, count: 256 * 1024)
+            var got = 0
+            while got < bytes {
+                let n = buf.withUnsafeMutableBytes { read(s, $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                writeFully(outFD, buf, n)
+                got += n
+            }
+            done.signal()
+        }
+        reader.start()
+        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+        let t0 = monotonicNs()
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(inFD, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            writeFully(c, chunk, n)
+        }
+        done.wait()
+        let t1 = monotonicNs()
+        return Double(bytes) / 1e6 / (Double(t1 - t0) / 1e9)
+    }
 }

@@ -12,7 +12,9 @@ import Shared
 /// - `message_rtt_us`: a 64-byte `sendMessageData` with a 64-byte reply, chained; beside
 ///   `raw_tcp_rtt_us` (a 64-byte ping-pong on a plain socket pair).
 /// - `file_mb_s`: `transferFile` of a 256 MB file, from the call to `didFinish` (hashing
-///   on both sides, the receiver's writes and syncs included); beside `raw_tcp_mb_s`.
+///   on both sides, the receiver's writes and syncs included); beside `raw_tcp_mb_s`, the
+///   same file copied over a raw loopback socket into a file (no protocol, hash or sync),
+///   and `raw_tcp_mem_mb_s`, 256 MB from memory to memory over a raw socket (no files).
 /// - `userinfo_per_s`: 100,000 `transferUserInfo`, durable on both sides, from the call to
 ///   the last acknowledgement.
 let linkSuite = BenchSuite(name: "link") { quick in
@@ -42,7 +44,7 @@ let linkSuite = BenchSuite(name: "link") { quick in
     _ = try watch.waitFor("query link reachable", pauseMicroseconds: 1_000) { $0 == .bool(true) }
 
     // Message round trips.
-    var messageRtt = 0.0, rawRtt = 1.0, userInfoSeconds = 1e9, fileMBps = 0.0, rawMBps = 1.0
+    var messageRtt = 0.0, rawRtt = 1.0, userInfoSeconds = 1e9, fileMBps = 0.0, rawMBps = 1.0, rawMemMBps = 1.0
     var t0 = monotonicNs()
     if runs("rtt") {
     _ = try watch.call("rtt 200")
@@ -83,7 +85,8 @@ let linkSuite = BenchSuite(name: "link") { quick in
     _ = try watch.call("file big.bin")
     _ = try watch.waitFor("query filesSent", attempts: 1_000_000, pauseMicroseconds: 2_000) { $0 == .int(1) }
     fileMBps = Double(fileBytes) / 1e6 / (Double(monotonicNs() - t0) / 1e9)
-    rawMBps = try RawTCPBaseline.streamMBps(bytes: fileBytes)
+    rawMBps = try RawTCPBaseline.fileStreamMBps(source: filesDir + "/big.bin", destination: base + "/phone/raw-copy.bin")
+    rawMemMBps = try RawTCPBaseline.streamMBps(bytes: fileBytes)
     }
 
     return [
@@ -92,6 +95,7 @@ let linkSuite = BenchSuite(name: "link") { quick in
         "message_rtt_ratio": .double((messageRtt / rawRtt * 100).rounded() / 100),
         "file_mb_s": .double(fileMBps.rounded()),
         "raw_tcp_mb_s": .double(rawMBps.rounded()),
+        "raw_tcp_mem_mb_s": .double(rawMemMBps.rounded()),
         "file_ratio": .double((fileMBps / rawMBps * 100).rounded() / 100),
         "file_bytes": .int(Int64(fileBytes)),
         "userinfo_per_s": .double((Double(userInfos) / userInfoSeconds).rounded()),

@@ -16,7 +16,8 @@ let usage = """
       --tz ZONE              the device's time zone (default Asia/Tokyo)
       --locale ja|en         language of user-facing texts (default ja)
       --seed N               seed for jitter (default random)
-      --sync full|normal     SQLite synchronous mode (default normal)
+      --sync full|normal     durability of the store and of received files (default normal: survives
+                             the process being killed; full also fsyncs)
       --help                 this text
 
     Commands are read from standard input, one per line: `help` lists the node's own, `show help`

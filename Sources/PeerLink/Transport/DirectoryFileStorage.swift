@@ -15,9 +15,15 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
     private var open: [String: (fd: Int32, writable: Bool)] = [:]
     private var order: [String] = []
     static let maxOpen = 8
+    /// True: `sync` calls `fdatasync` (content durable across a power loss). False: `sync`
+    /// does nothing more, because what `pwrite` wrote is already in the kernel and survives the
+    /// process being killed — the same promise as the store's `synchronous=NORMAL`, the
+    /// default (see `NodeProcessOptions.synchronousFull`).
+    public let syncsToDisk: Bool
 
-    public init(root: String) throws {
+    public init(root: String, syncsToDisk: Bool = true) throws {
         self.root = root
+        self.syncsToDisk = syncsToDisk
         try makeDirectories(root)
     }
 
@@ -106,6 +112,7 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
     }
 
     public func sync(_ path: String) throws {
+        guard syncsToDisk else { return }
         let fd = try descriptor(path, writable: true)
         guard fdatasync(fd) == 0 else { throw FileStorageError("sync \(path): \(POSIXError("fdatasync").description)") }
     }

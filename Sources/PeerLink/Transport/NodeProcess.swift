@@ -89,7 +89,9 @@ public final class NodeProcess<App: NodeApp> {
         if options.virtualStartMs != nil { config.reconnectInitialMs = 100 }
         let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
         var (store, opening) = try NodeStoreFile.open(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull)
-        let files = try DirectoryFileStorage(root: options.filesDirectory)
+        // File content is as durable as the store's commits: across a power loss only with
+        // `--sync full`.
+        let files = try DirectoryFileStorage(root: options.filesDirectory, syncsToDisk: options.synchronousFull)
         do {
             engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
                                     language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
