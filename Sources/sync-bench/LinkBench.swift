@@ -97,6 +97,7 @@ let linkSuite = BenchSuite(name: "link") { quick in
         "raw_tcp_mb_s": .double(rawMBps.rounded()),
         "raw_tcp_mem_mb_s": .double(rawMemMBps.rounded()),
         "file_ratio": .double((fileMBps / rawMBps * 100).rounded() / 100),
+        "file_ratio_mem": .double((fileMBps / rawMemMBps * 100).rounded() / 100),
         "file_bytes": .int(Int64(fileBytes)),
         "userinfo_per_s": .double((Double(userInfos) / userInfoSeconds).rounded()),
         "userinfo_count": .int(Int64(userInfos)),
