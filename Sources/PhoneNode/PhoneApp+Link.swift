@@ -110,7 +110,7 @@ extension PhoneApp {
     // MARK: - Application context
 
     /// The context's key for the settings snapshot.
-    static let settingsContextKey = "settings"
+    static let settingsContextKey = PeerPayloadKeys.settings
 
     /// Sends the settings snapshot (`settingsValue` plus `language`) as the application
     /// context when it differs from the last one set.

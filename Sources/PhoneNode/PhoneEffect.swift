@@ -18,9 +18,9 @@ public enum PhoneEffect: Sendable, Equatable {
     case pushComplication(FitnessWidgetSnapshot)
 
     /// The payload key of `startWatchWorkout`.
-    public static let startWorkoutKey = "startWorkout"
+    public static let startWorkoutKey = PeerPayloadKeys.startWorkout
     /// The payload key of `pushComplication`.
-    public static let complicationKey = "complication"
+    public static let complicationKey = PeerPayloadKeys.complication
 
     /// `startWorkout` or `complication`.
     public var kind: String {
@@ -63,9 +63,9 @@ public enum PhoneEffect: Sendable, Equatable {
 /// `["type": "workout.mirroringStopped", "workoutID": id]` ends it.
 public struct LiveWorkout: Sendable, Equatable {
     /// The `type` of a live-metrics message.
-    public static let metricsType = "workout.liveMetrics"
+    public static let metricsType = PeerPayloadKeys.liveMetricsType
     /// The `type` of the message that ends mirroring (the workout ended).
-    public static let stoppedType = "workout.mirroringStopped"
+    public static let stoppedType = PeerPayloadKeys.mirroringStoppedType
 
     /// The session state on the watch.
     public var state: WorkoutSessionState

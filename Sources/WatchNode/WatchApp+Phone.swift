@@ -63,7 +63,7 @@ extension WatchApp {
     // MARK: - Application context
 
     /// The context's key for the phone's settings snapshot.
-    public static let settingsContextKey = "settings"
+    public static let settingsContextKey = PeerPayloadKeys.settings
 
     /// `context`, `context received`, `context settings [FIELD]`, `context language`: the
     /// phone's latest application context (`receivedApplicationContext`, which the session

@@ -74,7 +74,7 @@ struct MessageHandlerTests {
         let net = try makeNetwork(seed: 4)
         net.advance(by: 1_000)
         net.withWatch { ctx in
-            ctx.sendMessage(["blob": .data(Array(repeating: 7, count: 70_000))], reply: Self.reply, error: Self.failure)
+            _ = ctx.sendMessage(["blob": .data(Array(repeating: 7, count: 70_000))], reply: Self.reply, error: Self.failure)
         }
         #expect(net.runUntilQuiet())
         #expect(net.watch.ctx.local["error"] == .int(Int64(WCErrorCode.payloadTooLarge.rawValue)))

@@ -83,7 +83,7 @@ public struct ComplicationGauge: Sendable, Hashable {
 /// another local day does not count as today's).
 public struct ComplicationUserInfo: Sendable, Hashable {
     /// The payload's top-level key.
-    public static let key = "complication"
+    public static let key = PeerPayloadKeys.complication
     /// The phone's step count, 0 when it sent none.
     public var steps: Int
     public var stepGoal: Int?
@@ -99,9 +99,10 @@ public struct ComplicationUserInfo: Sendable, Hashable {
 
     /// The inner dictionary as the phone sends it (without the `complication` wrapper).
     public func plistValue() -> PlistValue {
-        var d: [String: PlistValue] = ["todaySteps": .int(Int64(steps))]
-        if let stepGoal { d["stepGoal"] = .int(Int64(stepGoal)) }
-        if let savedAtMs { d["savedAt"] = .int(savedAtMs) }
+        typealias K = FitnessWidgetSnapshot
+        var d: [String: PlistValue] = [K.stepsKey: .int(Int64(steps))]
+        if let stepGoal { d[K.stepGoalKey] = .int(Int64(stepGoal)) }
+        if let savedAtMs { d[K.savedAtKey] = .int(savedAtMs) }
         return .dictionary(d)
     }
 
@@ -112,21 +113,22 @@ public struct ComplicationUserInfo: Sendable, Hashable {
     /// steps, a step goal outside `AppSettings.stepGoalRange`, neither steps nor goal).
     public static func parse(_ value: PlistValue) -> Result<ComplicationUserInfo, ComplicationUserInfoError> {
         guard value.dictionaryValue != nil else { return .failure(.init(reason: "not a dictionary")) }
+        typealias K = FitnessWidgetSnapshot
         var steps: Int64 = 0
-        if let raw = value["todaySteps"] {
+        if let raw = value[K.stepsKey] {
             guard let n = raw.intValue else { return .failure(.init(reason: "todaySteps \(raw) is not an integer")) }
             guard n >= 0, n <= Int64(Int32.max) else { return .failure(.init(reason: "steps \(n) out of range")) }
             steps = n
         }
         var goal: Int? = nil
-        if let raw = value["stepGoal"] {
+        if let raw = value[K.stepGoalKey] {
             guard let g = raw.intValue, AppSettings.stepGoalRange.contains(Int(clamping: g)) else {
                 return .failure(.init(reason: "stepGoal \(raw) outside \(AppSettings.stepGoalRange)"))
             }
             goal = Int(g)
         }
-        guard value["todaySteps"] != nil || goal != nil else { return .failure(.init(reason: "neither todaySteps nor stepGoal")) }
-        return .success(ComplicationUserInfo(steps: Int(steps), stepGoal: goal, savedAtMs: value["savedAt"]?.intValue))
+        guard value[K.stepsKey] != nil || goal != nil else { return .failure(.init(reason: "neither todaySteps nor stepGoal")) }
+        return .success(ComplicationUserInfo(steps: Int(steps), stepGoal: goal, savedAtMs: value[K.savedAtKey]?.intValue))
     }
 }
 

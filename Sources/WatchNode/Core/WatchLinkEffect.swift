@@ -31,7 +31,7 @@ public enum WatchLinkEffect: Sendable, Hashable {
 /// The message the watch sends when mirroring of a workout stops (the workout ended).
 public enum MirrorStoppedMessage {
     /// The message's `type`.
-    public static let type = "workout.mirroringStopped"
+    public static let type = PeerPayloadKeys.mirroringStoppedType
 
     /// `["type": "workout.mirroringStopped", "workoutID": id]`.
     public static func make(workoutID: String) -> PlistValue {
@@ -45,7 +45,7 @@ public enum MirrorStoppedMessage {
 /// `["startWorkout": ["activity": "running", "startMs": int]]`, as user info or a message.
 public struct StartWorkoutRequest: Sendable, Hashable {
     /// The payload's top-level key.
-    public static let key = "startWorkout"
+    public static let key = PeerPayloadKeys.startWorkout
 
     public var activity: WorkoutActivityType
     /// When the run began: the workout is credited from here.

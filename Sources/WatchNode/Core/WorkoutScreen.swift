@@ -97,7 +97,7 @@ public struct WorkoutScreen: Sendable, Hashable {
 /// The live metrics the watch mirrors to the phone during a workout.
 public enum MirrorPayload {
     /// The payload's `type` value, so the phone can tell it from other messages.
-    public static let type = "workout.liveMetrics"
+    public static let type = PeerPayloadKeys.liveMetricsType
 
     /// A dictionary of the live metrics: type, workoutID, activity, location, state,
     /// energyKcal, elapsedMs, atMs, hrCount and, once known, heartRateBpm and startMs (when
