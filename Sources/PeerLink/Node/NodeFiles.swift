@@ -10,9 +10,7 @@ extension NodeEngine {
             let header = FrameBodies.FileChunk.header(number: number, offset: offset)
             var out = [UInt8]()
             out.reserveCapacity(FrameHeader.size + header.count + count)
-            let n = UInt32(header.count + count)
-            out.append(contentsOf: [FrameHeader.magic.0, FrameHeader.magic.1, FrameHeader.version, FrameKind.fileChunk.rawValue,
-                                    UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)])
+            FrameEncoder.appendHeader(kind: .fileChunk, bodyCount: header.count + count, to: &out)
             out.append(contentsOf: header)
             try files.read(path, offset: offset, count: count, appendingTo: &out)
             guard out.count == FrameHeader.size + header.count + count else { throw FileStorageError("\(path) is shorter than when it was queued") }

@@ -23,8 +23,6 @@ extension LinkSession {
         if let cur = persistent.incomingFile, cur.number == offer.number, cur.sizeBytes == offer.sizeBytes, cur.name == offer.name {
             // A resume: drop whatever was written past the committed offset.
             actions.append(.file(.truncate(path: partPath(cur.number), sizeBytes: cur.committedBytes)))
-            incomingWrittenBytes = cur.committedBytes
-            progressReportedAt = incomingWrittenBytes
         } else {
             dropIncomingFile()
             let f = IncomingFile(number: offer.number, name: offer.name, sizeBytes: offer.sizeBytes, sha256: [],
@@ -32,10 +30,8 @@ extension LinkSession {
             persistent.incomingFile = f
             persist { LinkPersistence.incomingWrite(f, into: &$0) }
             actions.append(.file(.truncate(path: partPath(f.number), sizeBytes: 0)))
-            incomingWrittenBytes = 0
-            progressReportedAt = incomingWrittenBytes
         }
-        resumeRequestedAt = -1
+        resetIncomingFileProgress()
         let cur = persistent.incomingFile!
         send(a.id, Frame(.fileResume, FrameBodies.encodeVarints(cur.number, UInt64(cur.committedBytes))))
     }
@@ -121,9 +117,7 @@ extension LinkSession {
         }
         cur.committedBytes = 0
         persistent.incomingFile = cur
-        incomingWrittenBytes = 0
-        progressReportedAt = incomingWrittenBytes
-        resumeRequestedAt = -1
+        resetIncomingFileProgress()
         actions.append(.file(.truncate(path: part, sizeBytes: 0)))
         persist { LinkPersistence.incomingWrite(cur, into: &$0) }
         if let conn { send(conn, Frame(.fileResume, FrameBodies.encodeVarints(number, 0))) }
@@ -146,11 +140,12 @@ extension LinkSession {
         actions.append(.file(.remove(path: partPath(cur.number))))
         persistent.incomingFile = nil
         persist { LinkPersistence.incomingWrite(nil, into: &$0) }
-        incomingWrittenBytes = 0
-        progressReportedAt = incomingWrittenBytes
+        resetIncomingFileProgress()
     }
 
-    /// The link went down: bytes written but not committed will be written again.
+    /// Writing the incoming file goes on from its committed offset (0 when there is none):
+    /// after a drop (bytes written but not committed will be written again), a resume, a
+    /// restart from 0 or a dropped file.
     mutating func resetIncomingFileProgress() {
         incomingWrittenBytes = persistent.incomingFile?.committedBytes ?? 0
         progressReportedAt = incomingWrittenBytes

@@ -25,7 +25,7 @@ extension LinkSession {
             }
         }
         let name = String(path.split(separator: "/").last ?? "")
-        guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."), !name.isEmpty, name != "." else {
+        guard NodeFilePath.isInsideRoot(path), !name.isEmpty, name != "." else {
             return .failure(WCError(.invalidParameter, "'\(path)' is not a file path inside the node's file root"))
         }
         let f = OutgoingFile(number: persistent.nextFileNumber, path: path, name: name, sizeBytes: -1,
@@ -61,7 +61,7 @@ extension LinkSession {
     /// The app keeps a received file: moves it out of the inbox before its callback returns
     /// (what is left in the inbox is deleted after the callback).
     public mutating func moveReceivedFile(_ file: ReceivedFile, to path: String) -> Result<Void, WCError> {
-        guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."), !path.isEmpty else {
+        guard NodeFilePath.isInsideRoot(path) else {
             return .failure(WCError(.fileAccessDenied, "'\(path)' is outside the node's file root"))
         }
         actions.append(.file(.move(from: file.path, to: path)))

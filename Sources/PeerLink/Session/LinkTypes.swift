@@ -160,3 +160,12 @@ public enum LinkAction: Sendable, Equatable {
     case file(FileOperation)
     case log(LogLevel, String)
 }
+
+/// Paths of the node's files, relative to its file root.
+public enum NodeFilePath {
+    /// Rejects empty and absolute paths and `..` (neither the app nor a peer reaches a file
+    /// outside the root).
+    public static func isInsideRoot(_ path: String) -> Bool {
+        !path.isEmpty && !path.hasPrefix("/") && !path.split(separator: "/").contains("..")
+    }
+}

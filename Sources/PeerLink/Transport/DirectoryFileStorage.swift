@@ -30,7 +30,7 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
     deinit { for (_, e) in open { close(e.fd) } }
 
     func full(_ path: String) throws -> String {
-        guard Self.isSafe(path) else { throw FileStorageError("unsafe path '\(path)'") }
+        guard NodeFilePath.isInsideRoot(path) else { throw FileStorageError("unsafe path '\(path)'") }
         return root + "/" + path
     }
 

@@ -45,11 +45,6 @@ extension FileStorage {
         guard let n = size(path) else { throw FileStorageError("no file at \(path)") }
         return try read(path, offset: 0, count: Int(n))
     }
-
-    /// Rejects absolute paths and `..` (a peer never chooses a path outside the root).
-    public static func isSafe(_ path: String) -> Bool {
-        !path.isEmpty && !path.hasPrefix("/") && !path.split(separator: "/").contains("..")
-    }
 }
 
 /// Files in memory, for the deterministic simulator and tests.

@@ -125,14 +125,16 @@ public enum FrameEncoder {
 
     /// Appends the frame's bytes to `out`.
     public static func append(_ frame: Frame, to out: inout [UInt8]) {
-        precondition(frame.body.count <= FrameHeader.maxBodyBytes, "frame body over maxBodyBytes: \(frame.body.count)")
-        out.append(FrameHeader.magic.0)
-        out.append(FrameHeader.magic.1)
-        out.append(FrameHeader.version)
-        out.append(frame.kind.rawValue)
-        let n = UInt32(frame.body.count)
-        out.append(UInt8(n >> 24)); out.append(UInt8(truncatingIfNeeded: n >> 16))
-        out.append(UInt8(truncatingIfNeeded: n >> 8)); out.append(UInt8(truncatingIfNeeded: n))
+        appendHeader(kind: frame.kind, bodyCount: frame.body.count, to: &out)
         out.append(contentsOf: frame.body)
+    }
+
+    /// Appends the header of a frame whose body of `bodyCount` bytes the caller appends next
+    /// (a file chunk read straight into the frame's buffer).
+    public static func appendHeader(kind: FrameKind, bodyCount: Int, to out: inout [UInt8]) {
+        precondition(bodyCount <= FrameHeader.maxBodyBytes, "frame body over maxBodyBytes: \(bodyCount)")
+        let n = UInt32(bodyCount)
+        out.append(contentsOf: [FrameHeader.magic.0, FrameHeader.magic.1, FrameHeader.version, kind.rawValue,
+                                UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)])
     }
 }
