@@ -60,17 +60,8 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
     }
 
     public func read(_ path: String, offset: Int64, count: Int) throws -> [UInt8] {
-        let fd = try descriptor(path, writable: false)
-        var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw FileStorageError("read \(path): \(POSIXError("pread").description)") }
-            if n == 0 { break }
-            done += n
-        }
-        if done < count { out.removeLast(count - done) }
+        var out = [UInt8]()
+        try read(path, offset: offset, count: count, appendingTo: &out)
         return out
     }
 
