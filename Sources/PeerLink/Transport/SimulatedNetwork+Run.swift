@@ -128,7 +128,7 @@ extension SimulatedNetwork {
     /// Puts one write (one frame) on the wire from `role`, through the faults.
     func transmit(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8]) {
         let to = role.peer
-        let dir = "\(role)>\(to)"
+        let dir = role == .phone ? "phone>watch" : "watch>phone"
         if rawConnections.contains(id) {
             rawReplies[id, default: []] += bytes  // a raw connection's answers: kept for `rawReply`
             return
