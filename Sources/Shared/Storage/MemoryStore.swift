@@ -6,7 +6,7 @@
 /// `rollBack(commits:)` can model a write-ahead log that lost its tail.
 public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     // Unchecked: used by one serial owner (the simulator's loop), like the SQLite store.
-    private var tables: [StoreTable: [[UInt8]: [UInt8]]] = [:]
+    private var tables: [StoreTable: [RowKey: [UInt8]]] = [:]
     /// Set by `corrupt()`; cleared by a reset.
     public private(set) var isCorrupt = false
     /// How many batches were committed (for tests and figures).
@@ -23,7 +23,19 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     /// One row's value before a commit changed it; `table` alone (no key) for a cleared table.
     private enum UndoEntry {
         case row(StoreTable, key: [UInt8], previous: [UInt8]?)
-        case table(StoreTable, previous: [[UInt8]: [UInt8]]?)
+        case table(StoreTable, previous: [RowKey: [UInt8]]?)
+    }
+
+    /// A row's key bytes, hashed as one block: `[UInt8]`'s own hashing feeds the hasher byte
+    /// by byte, which was most of a commit's time. Equality and order are the bytes'.
+    private struct RowKey: Hashable {
+        var bytes: [UInt8]
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     public init() {}
@@ -37,14 +49,14 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
             switch w {
             case .put(let t, let k, let v):
                 if journaling {
-                    let old = tables[t, default: [:]].updateValue(v, forKey: k)
+                    let old = tables[t, default: [:]].updateValue(v, forKey: RowKey(k))
                     undo.append(.row(t, key: k, previous: old))
                 } else {
-                    tables[t, default: [:]][k] = v
+                    tables[t, default: [:]][RowKey(k)] = v
                 }
                 bytesWritten += k.count + v.count
             case .delete(let t, let k):
-                let old = tables[t]?.removeValue(forKey: k)
+                let old = tables[t]?.removeValue(forKey: RowKey(k))
                 if journaling { undo.append(.row(t, key: k, previous: old)) }
             case .clear(let t):
                 if journaling { undo.append(.table(t, previous: tables[t])) }
@@ -59,12 +71,12 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
 
     public func scan(_ table: StoreTable) throws -> [(key: [UInt8], value: [UInt8])] {
         if isCorrupt { throw StoreCorruption(reason: "memory store marked corrupt") }
-        return (tables[table] ?? [:]).sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { (key: $0.key, value: $0.value) }
+        return (tables[table] ?? [:]).sorted { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }.map { (key: $0.key.bytes, value: $0.value) }
     }
 
     public func get(_ table: StoreTable, _ key: [UInt8]) throws -> [UInt8]? {
         if isCorrupt { throw StoreCorruption(reason: "memory store marked corrupt") }
-        return tables[table]?[key]
+        return tables[table]?[RowKey(key)]
     }
 
     /// Simulates damage to the file: the next open finds it corrupt.
@@ -96,7 +108,7 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
             for entry in undo.reversed() {
                 switch entry {
                 case .row(let t, let k, let previous):
-                    if let p = previous { tables[t, default: [:]][k] = p } else { tables[t]?[k] = nil }
+                    if let p = previous { tables[t, default: [:]][RowKey(k)] = p } else { tables[t]?[RowKey(k)] = nil }
                 case .table(let t, let previous):
                     tables[t] = previous
                 }
