@@ -15,7 +15,7 @@ extension SimulatedNetwork {
     func kill(_ role: DeviceRole, note word: String) {
         guard !down.contains(role) else { return }
         note("\(now) \(word) \(role)")
-        generation[role, default: 0] += 1
+        generation[role] += 1
         queue.removeAll { e in
             switch e {
             case .bytes(_, let to, _, _), .closed(_, let to, _): to == role
@@ -26,7 +26,7 @@ extension SimulatedNetwork {
         if let l = link {
             link = nil
             // The kernel closes the dead process's sockets: the peer sees the close.
-            queue.push(max(now, lastArrival[role.peer] ?? now) + faults.latencyMs, .closed(conn: l.id, to: role.peer, generation: generation[role.peer]!))
+            queue.push(max(now, lastArrival[role.peer]) + faults.latencyMs, .closed(conn: l.id, to: role.peer, generation: generation[role.peer]))
         }
         tickedAt[role] = -1
         down.insert(role)
@@ -107,7 +107,7 @@ extension SimulatedNetwork {
         var t = queue.nextTime
         func consider(_ x: EpochMs?, _ role: DeviceRole) {
             guard var x, !down.contains(role) else { return }
-            if x <= tickedAt[role]! { x = tickedAt[role]! + 1 }
+            if x <= tickedAt[role] { x = tickedAt[role] + 1 }
             t = min(t ?? x, x)
         }
         consider(deadline(.phone, work: true), .phone)
