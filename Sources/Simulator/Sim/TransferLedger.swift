@@ -166,8 +166,17 @@ public struct TransferLedger: Sendable {
 
     mutating func observeReceiver(_ role: DeviceRole, session: LinkSession, engine: ObjectIdentifier, nowMs: EpochMs) {
         let p = session.persistent
-        let logs: [UInt64] = [p.lastDeliveredFromPeer, p.lastComplicationDeliveredFromPeer]
         let stat = session.stats.userInfoDelivered
+        // Most entry points deliver nothing: the same engine, stores and receive logs as last
+        // time leave the view as it is (checked before anything is allocated or written back).
+        if let v = receivers[role], v.engine == engine, v.incarnation == p.incarnation, v.peerIncarnation == p.peerIncarnation,
+           v.deliveredCount == stat, v.delivered.count == 2,
+           v.delivered[UserInfoStream.ordinary.rawValue] == p.lastDeliveredFromPeer,
+           v.delivered[UserInfoStream.complication.rawValue] == p.lastComplicationDeliveredFromPeer
+        {
+            return
+        }
+        let logs: [UInt64] = [p.lastDeliveredFromPeer, p.lastComplicationDeliveredFromPeer]
         guard var v = receivers[role] else {
             receivers[role] = ReceiverView(engine: engine, incarnation: p.incarnation, peerIncarnation: p.peerIncarnation, delivered: logs, deliveredCount: stat)
             return
