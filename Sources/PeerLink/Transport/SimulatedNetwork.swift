@@ -157,6 +157,12 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     @discardableResult
     public func command(_ role: DeviceRole, _ line: String) -> CommandReply {
         guard let c = NodeCommand(line: line) else { return .error("unclosed quote") }
+        return command(role, c)
+    }
+
+    /// Runs an already parsed node command at the current time.
+    @discardableResult
+    public func command(_ role: DeviceRole, _ c: NodeCommand) -> CommandReply {
         let r = role == .phone ? phone.command(c, now: now) : watch.command(c, now: now)
         route(role)
         return r

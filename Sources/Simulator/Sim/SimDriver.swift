@@ -135,7 +135,7 @@ public final class SimDriver: ScenarioDriver {
         guard let c = NodeCommand(line: command) else { return .failure(NodeCallError(message: "unclosed quote in: \(command)")) }
         if !ProcessDriver.isReadOnly(command) { lastQuiet = nil }
         if let r = shellCommand(role, c, n) { return r }  // tz and disconnect: not read-only
-        let reply = n.command(role, command)
+        let reply = n.command(role, c)  // parsed once, above
         return reply.isOK ? .success(reply.value) : .failure(NodeCallError(message: reply.text))
     }
 
