@@ -64,7 +64,26 @@ public enum CanonicalEncoding {
             var entries: [SortEntry] = []
             entries.reserveCapacity(dict.count)
             for i in dict.indices { entries.append(SortEntry(prefix: utf8Prefix(dict.keys[i]), index: i)) }
-            entries.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : utf8Less(dict.keys[$0.index], dict.keys[$1.index]) }
+            func less(_ a: SortEntry, _ b: SortEntry) -> Bool {
+                a.prefix != b.prefix ? a.prefix < b.prefix : utf8Less(dict.keys[a.index], dict.keys[b.index])
+            }
+            if entries.count <= 32 {
+                // Insertion sort in place: the few keys of a typical dictionary cost less so than
+                // through the standard sort's general machinery.
+                entries.withUnsafeMutableBufferPointer { b in
+                    for i in b.indices.dropFirst() {
+                        let e = b[i]
+                        var j = i
+                        while j > 0, less(e, b[j - 1]) {
+                            b[j] = b[j - 1]
+                            j -= 1
+                        }
+                        b[j] = e
+                    }
+                }
+            } else {
+                entries.sort(by: less)
+            }
             for e in entries {
                 w.writeString(dict.keys[e.index])
                 encode(dict.values[e.index], into: &w)
