@@ -205,6 +205,13 @@ public final class NodeEngine<App: NodeApp> {
         Self.linkStatus(&ctx)
     }
 
+    /// Runs `body` on the context in place, to read it: `inout` only so that nothing is copied
+    /// (see below). `body` MUST NOT change the context; the simulator's checks use it after
+    /// every entry point.
+    public func readContext<R>(_ body: (inout NodeContext) -> R) -> R {
+        body(&ctx)
+    }
+
     // Read through `inout` only so that they are read in place: a class's stored struct
     // passed by value is copied first (every array and dictionary in it retained, then
     // released), which cost more than the reading itself. Neither changes anything.

@@ -254,7 +254,8 @@ public final class SimDriver: ScenarioDriver {
     /// Reads the engine's session and replica in place: this runs after every entry point,
     /// and copying the whole context each time was most of its cost.
     private func observe<A: NodeApp>(_ role: DeviceRole, _ engine: NodeEngine<A>, _ n: AppNetwork) {
-        ledger.observe(role, session: engine.ctx.session, engine: ObjectIdentifier(engine), store: n.store(role), nowMs: n.now)
+        let counters = engine.readContext { TransferLedger.Counters(&$0, engine: ObjectIdentifier(engine)) }
+        ledger.observe(role, counters: counters, session: { engine.ctx.session }, store: n.store(role), nowMs: n.now)
         invariants.observe(role, clock: engine.ctx.replica.clock.last, seq: engine.ctx.replica.seq,
                            incarnation: engine.ctx.session.persistent.incarnation, nowMs: n.now)
     }
