@@ -218,11 +218,19 @@ public final class SimDriver: ScenarioDriver {
     /// SHA-256 (hex) of the timeline and both nodes' log lines.
     public func traceHash(timeline: [String]) -> String? {
         guard options.recordsTrace else { return nil }  // sweeps: no trace, nothing to hash
-        var h = SHA256()
-        for line in timeline { h.update(Array((line + "\n").utf8)) }
-        h.update(Array("-- logs\n".utf8))
-        for line in network?.logs ?? [] { h.update(Array((line + "\n").utf8)) }
-        return hexString(h.finish())
+        // The same bytes as one buffer, hashed at once (a string and an array per line cost
+        // more than the hashing).
+        var bytes: [UInt8] = []
+        for line in timeline {
+            bytes += line.utf8
+            bytes.append(0x0A)
+        }
+        bytes += "-- logs\n".utf8
+        for line in network?.logs ?? [] {
+            bytes += line.utf8
+            bytes.append(0x0A)
+        }
+        return hexString(SHA256.hash(bytes))
     }
 
     /// What the invariant checks found (empty when they are off or all held).
