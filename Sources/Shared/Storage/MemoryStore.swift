@@ -18,7 +18,10 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
         didSet { trimJournal() }
     }
     /// Per commit, newest last: what each touched row held before it (nil: absent), in order.
+    /// Commits before `journalStart` were trimmed (emptied; dropped from the array now and then,
+    /// not on every commit: shifting the whole journal per commit was a fifth of a commit).
     private var journal: [[UndoEntry]] = []
+    private var journalStart = 0
 
     /// One row's value before a commit changed it; `table` alone (no key) for a cleared table.
     private enum UndoEntry {
@@ -87,6 +90,7 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
         tables = [:]
         isCorrupt = false
         journal = []
+        journalStart = 0
     }
 
     /// Number of rows in `table`.
@@ -95,14 +99,14 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     // MARK: - Rollback
 
     /// How many commits `rollBack(commits:)` can undo now.
-    public var undoableCommits: Int { journal.count }
+    public var undoableCommits: Int { journal.count - journalStart }
 
     /// Undoes the last `n` commits (at most `undoableCommits`), newest first, as when a
     /// write-ahead log loses its tail: the store stays consistent but older. Returns how many
     /// commits were undone.
     @discardableResult
     public func rollBack(commits n: Int) -> Int {
-        let count = min(max(0, n), journal.count)
+        let count = min(max(0, n), undoableCommits)
         for _ in 0..<count {
             let undo = journal.removeLast()
             for entry in undo.reversed() {
@@ -118,6 +122,14 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     }
 
     private func trimJournal() {
-        if journal.count > undoJournalLimit { journal.removeFirst(journal.count - undoJournalLimit) }
+        let excess = undoableCommits - max(0, undoJournalLimit)
+        if excess > 0 {
+            for i in journalStart..<journalStart + excess { journal[i] = [] }
+            journalStart += excess
+        }
+        if journalStart >= max(undoJournalLimit, 64) || journalStart == journal.count {
+            journal.removeFirst(journalStart)
+            journalStart = 0
+        }
     }
 }
