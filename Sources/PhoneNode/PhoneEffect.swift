@@ -112,10 +112,12 @@ public struct LiveWorkout: Sendable, Equatable {
 
     /// The message's dictionary (the wire shape), plus `receivedMs`.
     public var plistValue: PlistValue {
-        var d: [String: PlistValue] = [
-            "type": .string(Self.metricsType), "state": .string(state.rawValue), "activity": .string(activity.rawValue),
-            "receivedMs": .int(receivedMs),
-        ]
+        // Room for every key at once (built from a four-key literal, it was rehashed twice).
+        var d = [String: PlistValue](minimumCapacity: 12)
+        d["type"] = .string(Self.metricsType)
+        d["state"] = .string(state.rawValue)
+        d["activity"] = .string(activity.rawValue)
+        d["receivedMs"] = .int(receivedMs)
         if let location { d["location"] = .string(location) }
         if let workoutID { d["workoutID"] = .string(workoutID) }
         if let startMs { d["startMs"] = .int(startMs) }

@@ -15,7 +15,7 @@ extension SimulatedNetwork {
     func kill(_ role: DeviceRole, note word: String) {
         guard !down.contains(role) else { return }
         note("\(now) \(word) \(role)")
-        generation[role, default: 0] += 1
+        generation[role] += 1
         queue.removeAll { e in
             switch e {
             case .bytes(_, let to, _, _), .closed(_, let to, _): to == role
@@ -26,7 +26,7 @@ extension SimulatedNetwork {
         if let l = link {
             link = nil
             // The kernel closes the dead process's sockets: the peer sees the close.
-            queue.push(max(now, lastArrival[role.peer] ?? now) + faults.latencyMs, .closed(conn: l.id, to: role.peer, generation: generation[role.peer]!))
+            queue.push(max(now, lastArrival[role.peer]) + faults.latencyMs, .closed(conn: l.id, to: role.peer, generation: generation[role.peer]))
         }
         tickedAt[role] = -1
         down.insert(role)
@@ -107,7 +107,7 @@ extension SimulatedNetwork {
         var t = queue.nextTime
         func consider(_ x: EpochMs?, _ role: DeviceRole) {
             guard var x, !down.contains(role) else { return }
-            if x <= tickedAt[role]! { x = tickedAt[role]! + 1 }
+            if x <= tickedAt[role] { x = tickedAt[role] + 1 }
             t = min(t ?? x, x)
         }
         consider(deadline(.phone, work: true), .phone)
@@ -118,10 +118,7 @@ extension SimulatedNetwork {
     /// The node has user info awaiting acknowledgement or a replica delta in flight (what the
     /// process shell's `status` reports as `outstandingUserInfo` and `syncInFlight`).
     public func hasOutstanding(_ role: DeviceRole) -> Bool {
-        if role == .phone {
-            return phone.ctx.session.outstandingUserInfoCount > 0 || phone.ctx.sync.persistent.inFlightUpTo != nil
-        }
-        return watch.ctx.session.outstandingUserInfoCount > 0 || watch.ctx.sync.persistent.inFlightUpTo != nil
+        role == .phone ? phone.linkStatus.hasOutstanding : watch.linkStatus.hasOutstanding
     }
 
     /// The watch is trying to connect (the attempt has not completed).
@@ -135,20 +132,9 @@ extension SimulatedNetwork {
     func deadline(_ role: DeviceRole, work: Bool = false) -> EpochMs? {
         let i = role == .phone ? 0 : 1
         if let c = deadlines[i] { return work ? c.work : c.all }
-        let c = role == .phone ? Self.deadlines(of: phone) : Self.deadlines(of: watch)
+        let c = role == .phone ? phone.deadlines : watch.deadlines
         deadlines[i] = c
         return work ? c.work : c.all
-    }
-
-    /// `NodeEngine.nextDeadline` and `nextWorkDeadline` at once (the app's deadline asked once).
-    static func deadlines<A: NodeApp>(of e: NodeEngine<A>) -> (all: EpochMs?, work: EpochMs?) {
-        let ctx = e.ctx
-        let app = e.app.nextDeadline(ctx).map { $0 - e.wallOffsetMs }
-        func earliest(_ x: EpochMs?) -> EpochMs? {
-            guard let x else { return app }
-            return min(x, app ?? x)
-        }
-        return (earliest(ctx.session.nextDeadline()), earliest(ctx.session.nextDeadline(includingLiveness: false)))
     }
 
     func note(_ line: @autoclosure () -> String) {

@@ -41,7 +41,7 @@ extension SimulatedNetwork {
         var t = queue.nextTime
         func consider(_ x: EpochMs?, _ role: DeviceRole) {
             guard var x, !down.contains(role) else { return }
-            if x <= tickedAt[role]! { x = tickedAt[role]! + 1 }
+            if x <= tickedAt[role] { x = tickedAt[role] + 1 }
             t = min(t ?? x, x)
         }
         consider(deadline(.phone), .phone)
@@ -52,12 +52,12 @@ extension SimulatedNetwork {
     /// Handles every event due now, then the nodes' timers and the watch's connect.
     func runDue() {
         while let t = queue.nextTime, t <= now, let (_, e) = queue.pop() { handle(e) }
-        if !down.contains(.phone), let d = deadline(.phone), d <= now, tickedAt[.phone]! < now {
+        if !down.contains(.phone), let d = deadline(.phone), d <= now, tickedAt[.phone] < now {
             tickedAt[.phone] = now
             phone.tick(now: now)
             route(.phone)
         }
-        if !down.contains(.watch), let d = deadline(.watch), d <= now, tickedAt[.watch]! < now {
+        if !down.contains(.watch), let d = deadline(.watch), d <= now, tickedAt[.watch] < now {
             tickedAt[.watch] = now
             maybeConnect()
             watch.tick(now: now)
@@ -69,7 +69,7 @@ extension SimulatedNetwork {
         guard !connecting, !down.contains(.watch), let due = watch.ctx.session.nextConnectAtMs, due <= now else { return }
         connecting = true
         watch.connectStarted(now: now)
-        queue.push(now + faults.latencyMs, .connectDone(watchGeneration: generation[.watch]!))
+        queue.push(now + faults.latencyMs, .connectDone(watchGeneration: generation[.watch]))
     }
 
     func handle(_ e: SimEvent) {
@@ -86,7 +86,7 @@ extension SimulatedNetwork {
             let id = nextConnection
             nextConnection += 1
             link = SimLink(id: id)
-            lastArrival = [.phone: now, .watch: now]
+            lastArrival = PerRole(both: now)
             note("\(now) connect \(id)")
             phone.connectionOpened(id, isInitiator: false, nonce: nonce(), now: now)
             watch.connectionOpened(id, isInitiator: true, nonce: nonce(), now: now)
@@ -128,7 +128,7 @@ extension SimulatedNetwork {
     /// Puts one write (one frame) on the wire from `role`, through the faults.
     func transmit(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8]) {
         let to = role.peer
-        let dir = "\(role)>\(to)"
+        let dir = role == .phone ? "phone>watch" : "watch>phone"
         if rawConnections.contains(id) {
             rawReplies[id, default: []] += bytes  // a raw connection's answers: kept for `rawReply`
             return
@@ -143,19 +143,19 @@ extension SimulatedNetwork {
         l.bytesCarried += bytes.count
         link = l
         let kind = recordsTrace ? labeler.label(sending: bytes, direction: dir) : ""
-        var start = max(now, wireFreeAt[role]!)
+        var start = max(now, wireFreeAt[role])
         if let bw = faults.bytesPerMs, bw > 0 { start += EpochMs((bytes.count + bw - 1) / bw) }
         if let bps = faults.bytesPerSecond, bps > 0 { start += (EpochMs(bytes.count) * 1000 + bps - 1) / bps }
         wireFreeAt[role] = start
         var arrival = start + faults.latencyMs + (faults.jitterMs > 0 ? EpochMs(rng.next() % UInt64(faults.jitterMs + 1)) : 0)
-        let g = generation[to]!
+        let g = generation[to]
         if !cutAfter, rng.chance(faults.lossPercent) {
             note("\(now) \(dir) \(kind) \(FrameFate.dropped.rawValue)")
         } else if !cutAfter, rng.chance(faults.reorderPercent) {
             note("\(now) \(dir) \(kind) \(FrameFate.reordered.rawValue)")
             schedule(bytes, id, to: to, generation: g, at: arrival + faults.latencyMs + 1 + EpochMs(rng.next() % 20))
         } else {
-            arrival = max(arrival, lastArrival[to]!)
+            arrival = max(arrival, lastArrival[to])
             lastArrival[to] = arrival
             let dup = !cutAfter && rng.chance(faults.duplicatePercent)
             note("\(now) \(dir) \(kind) \((dup ? FrameFate.duplicated : .delivered).rawValue)")
@@ -165,9 +165,9 @@ extension SimulatedNetwork {
         if cutAfter {
             note("\(now) closed after \(l.bytesCarried) bytes")
             link = nil
-            let at = max(now, lastArrival[to]!, lastArrival[role]!)
+            let at = max(now, lastArrival[to], lastArrival[role])
             queue.push(at, .closed(conn: id, to: to, generation: g))
-            queue.push(at, .closed(conn: id, to: role, generation: generation[role]!))
+            queue.push(at, .closed(conn: id, to: role, generation: generation[role]))
         }
     }
 
@@ -191,7 +191,7 @@ extension SimulatedNetwork {
             guard let l = link, l.id == id else { return }
             note("\(now) \(role) closes \(id): \(reason)")
             link = nil
-            queue.push(max(now, lastArrival[role.peer]!) + faults.latencyMs, .closed(conn: id, to: role.peer, generation: generation[role.peer]!))
+            queue.push(max(now, lastArrival[role.peer]) + faults.latencyMs, .closed(conn: id, to: role.peer, generation: generation[role.peer]))
         }
         if role == .phone { phone.connectionClosed(id, now: now) } else { watch.connectionClosed(id, now: now) }
     }
@@ -201,7 +201,7 @@ extension SimulatedNetwork {
         guard let l = link else { return }
         link = nil
         queue.removeAll { if case .bytes(let c, _, _, _) = $0 { c == l.id } else { false } }
-        queue.push(now, .closed(conn: l.id, to: .phone, generation: generation[.phone]!))
-        queue.push(now, .closed(conn: l.id, to: .watch, generation: generation[.watch]!))
+        queue.push(now, .closed(conn: l.id, to: .phone, generation: generation[.phone]))
+        queue.push(now, .closed(conn: l.id, to: .watch, generation: generation[.watch]))
     }
 }

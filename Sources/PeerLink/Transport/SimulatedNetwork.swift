@@ -57,7 +57,7 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     let watchSetup: NodeSetup<Watch>
     var rng: SplitMix64
     var queue = SimEventQueue()
-    var generation: [DeviceRole: Int] = [.phone: 0, .watch: 0]
+    var generation = PerRole<Int>(both: 0)
     var nextConnection: ConnectionID = 1
     /// The connection between the two nodes, when one is open.
     var link: SimLink?
@@ -67,9 +67,9 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     var rawReplies: [ConnectionID: [UInt8]] = [:]
     var connecting = false
     /// Per direction: when the wire is free again (bandwidth) and the last in-order arrival.
-    var wireFreeAt: [DeviceRole: EpochMs] = [.phone: 0, .watch: 0]
-    var lastArrival: [DeviceRole: EpochMs] = [.phone: 0, .watch: 0]
-    var tickedAt: [DeviceRole: EpochMs] = [.phone: -1, .watch: -1]
+    var wireFreeAt = PerRole<EpochMs>(both: 0)
+    var lastArrival = PerRole<EpochMs>(both: 0)
+    var tickedAt = PerRole<EpochMs>(both: -1)
     /// Names the frames of the timeline (and marks retries).
     var labeler = FrameLabeler()
     /// Per node (phone, watch): its deadlines as of its last entry point (see `deadline`).
@@ -141,7 +141,7 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         note("\(now) raw connection \(id) opened (\(bytes.count) bytes)")
         phone.connectionOpened(id, isInitiator: false, nonce: nonce(), now: now)
         route(.phone)
-        queue.push(now + (direct ? 0 : faults.latencyMs), .bytes(conn: id, to: .phone, generation: generation[.phone]!, bytes: bytes))
+        queue.push(now + (direct ? 0 : faults.latencyMs), .bytes(conn: id, to: .phone, generation: generation[.phone], bytes: bytes))
         return id
     }
 
@@ -157,6 +157,12 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     @discardableResult
     public func command(_ role: DeviceRole, _ line: String) -> CommandReply {
         guard let c = NodeCommand(line: line) else { return .error("unclosed quote") }
+        return command(role, c)
+    }
+
+    /// Runs an already parsed node command at the current time.
+    @discardableResult
+    public func command(_ role: DeviceRole, _ c: NodeCommand) -> CommandReply {
         let r = role == .phone ? phone.command(c, now: now) : watch.command(c, now: now)
         route(role)
         return r

@@ -52,11 +52,62 @@ public enum CanonicalEncoding {
             for item in items { encode(item, into: &w) }
         case .dictionary(let dict):
             w.writeByte(Tag.dictionary.rawValue); w.writeVarint(UInt64(dict.count))
-            // Sorted as (key, value) pairs: no second hash lookup per key.
-            for (key, item) in dict.sorted(by: { utf8Less($0.key, $1.key) }) {
+            if dict.count == 1, let (key, item) = dict.first {
                 w.writeString(key)
                 encode(item, into: &w)
+                return
             }
+            // Sorted as positions in the dictionary, each with its key's first eight bytes,
+            // read once: almost every comparison is then one integer compare, and nothing is
+            // copied or retained until the entries are written (comparing the strings' bytes
+            // each time and copying (key, value) pairs were most of the encoder's time).
+            var entries: [SortEntry] = []
+            entries.reserveCapacity(dict.count)
+            for i in dict.indices { entries.append(SortEntry(prefix: utf8Prefix(dict.keys[i]), index: i)) }
+            func less(_ a: SortEntry, _ b: SortEntry) -> Bool {
+                a.prefix != b.prefix ? a.prefix < b.prefix : utf8Less(dict.keys[a.index], dict.keys[b.index])
+            }
+            if entries.count <= 32 {
+                // Insertion sort in place: the few keys of a typical dictionary cost less so than
+                // through the standard sort's general machinery.
+                entries.withUnsafeMutableBufferPointer { b in
+                    for i in b.indices.dropFirst() {
+                        let e = b[i]
+                        var j = i
+                        while j > 0, less(e, b[j - 1]) {
+                            b[j] = b[j - 1]
+                            j -= 1
+                        }
+                        b[j] = e
+                    }
+                }
+            } else {
+                entries.sort(by: less)
+            }
+            for e in entries {
+                w.writeString(dict.keys[e.index])
+                encode(dict.values[e.index], into: &w)
+            }
+        }
+    }
+
+    /// A dictionary entry being sorted: where it is, and its key's `utf8Prefix`.
+    struct SortEntry {
+        var prefix: UInt64
+        var index: Dictionary<String, PlistValue>.Index
+    }
+
+    /// The first eight UTF-8 bytes of `s` as a big-endian integer, zero-padded. When two
+    /// strings' prefixes differ, they order as the strings' bytes do (a zero of padding only
+    /// ties with a real zero byte, and ties fall back to `utf8Less`).
+    static func utf8Prefix(_ s: String) -> UInt64 {
+        var s = s
+        return s.withUTF8 { b -> UInt64 in
+            let n = min(8, b.count)
+            guard n > 0 else { return 0 }
+            var p: UInt64 = 0
+            for i in 0..<n { p = p &<< 8 | UInt64(b[i]) }
+            return p &<< UInt64(8 * (8 - n))
         }
     }
 

@@ -29,7 +29,8 @@ extension PlistValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: PlistValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, PlistValue)...) {
-        var dict: [String: PlistValue] = [:]
+        // Sized once: grown one insertion at a time it was rehashed at 2, 4, 8… entries.
+        var dict = [String: PlistValue](minimumCapacity: elements.count)
         for (key, value) in elements { dict[key] = value }
         self = .dictionary(dict)
     }

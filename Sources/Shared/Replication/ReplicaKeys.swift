@@ -147,7 +147,12 @@ public struct RecordEntry: Hashable, Sendable {
             if CanonicalEncoding.utf8Less(name, registers[i].name) { break }
             i += 1
         }
-        registers.insert(FieldRegister(name: name, register: reg), at: i)
+        // Appending is the common case (a new last name) and far cheaper than a general insert.
+        if i == registers.count {
+            registers.append(FieldRegister(name: name, register: reg))
+        } else {
+            registers.insert(FieldRegister(name: name, register: reg), at: i)
+        }
     }
 
     /// Deletes the record: drops its fields and keeps `tombstone`.

@@ -6,7 +6,7 @@
 /// `rollBack(commits:)` can model a write-ahead log that lost its tail.
 public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     // Unchecked: used by one serial owner (the simulator's loop), like the SQLite store.
-    private var tables: [StoreTable: [[UInt8]: [UInt8]]] = [:]
+    private var tables: [StoreTable: [RowKey: [UInt8]]] = [:]
     /// Set by `corrupt()`; cleared by a reset.
     public private(set) var isCorrupt = false
     /// How many batches were committed (for tests and figures).
@@ -18,12 +18,27 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
         didSet { trimJournal() }
     }
     /// Per commit, newest last: what each touched row held before it (nil: absent), in order.
+    /// Commits before `journalStart` were trimmed (emptied; dropped from the array now and then,
+    /// not on every commit: shifting the whole journal per commit was a fifth of a commit).
     private var journal: [[UndoEntry]] = []
+    private var journalStart = 0
 
     /// One row's value before a commit changed it; `table` alone (no key) for a cleared table.
     private enum UndoEntry {
         case row(StoreTable, key: [UInt8], previous: [UInt8]?)
-        case table(StoreTable, previous: [[UInt8]: [UInt8]]?)
+        case table(StoreTable, previous: [RowKey: [UInt8]]?)
+    }
+
+    /// A row's key bytes, hashed as one block: `[UInt8]`'s own hashing feeds the hasher byte
+    /// by byte, which was most of a commit's time. Equality and order are the bytes'.
+    private struct RowKey: Hashable {
+        var bytes: [UInt8]
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     public init() {}
@@ -37,14 +52,14 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
             switch w {
             case .put(let t, let k, let v):
                 if journaling {
-                    let old = tables[t, default: [:]].updateValue(v, forKey: k)
+                    let old = tables[t, default: [:]].updateValue(v, forKey: RowKey(k))
                     undo.append(.row(t, key: k, previous: old))
                 } else {
-                    tables[t, default: [:]][k] = v
+                    tables[t, default: [:]][RowKey(k)] = v
                 }
                 bytesWritten += k.count + v.count
             case .delete(let t, let k):
-                let old = tables[t]?.removeValue(forKey: k)
+                let old = tables[t]?.removeValue(forKey: RowKey(k))
                 if journaling { undo.append(.row(t, key: k, previous: old)) }
             case .clear(let t):
                 if journaling { undo.append(.table(t, previous: tables[t])) }
@@ -59,12 +74,12 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
 
     public func scan(_ table: StoreTable) throws -> [(key: [UInt8], value: [UInt8])] {
         if isCorrupt { throw StoreCorruption(reason: "memory store marked corrupt") }
-        return (tables[table] ?? [:]).sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { (key: $0.key, value: $0.value) }
+        return (tables[table] ?? [:]).sorted { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }.map { (key: $0.key.bytes, value: $0.value) }
     }
 
     public func get(_ table: StoreTable, _ key: [UInt8]) throws -> [UInt8]? {
         if isCorrupt { throw StoreCorruption(reason: "memory store marked corrupt") }
-        return tables[table]?[key]
+        return tables[table]?[RowKey(key)]
     }
 
     /// Simulates damage to the file: the next open finds it corrupt.
@@ -75,6 +90,7 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
         tables = [:]
         isCorrupt = false
         journal = []
+        journalStart = 0
     }
 
     /// Number of rows in `table`.
@@ -83,20 +99,20 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     // MARK: - Rollback
 
     /// How many commits `rollBack(commits:)` can undo now.
-    public var undoableCommits: Int { journal.count }
+    public var undoableCommits: Int { journal.count - journalStart }
 
     /// Undoes the last `n` commits (at most `undoableCommits`), newest first, as when a
     /// write-ahead log loses its tail: the store stays consistent but older. Returns how many
     /// commits were undone.
     @discardableResult
     public func rollBack(commits n: Int) -> Int {
-        let count = min(max(0, n), journal.count)
+        let count = min(max(0, n), undoableCommits)
         for _ in 0..<count {
             let undo = journal.removeLast()
             for entry in undo.reversed() {
                 switch entry {
                 case .row(let t, let k, let previous):
-                    if let p = previous { tables[t, default: [:]][k] = p } else { tables[t]?[k] = nil }
+                    if let p = previous { tables[t, default: [:]][RowKey(k)] = p } else { tables[t]?[RowKey(k)] = nil }
                 case .table(let t, let previous):
                     tables[t] = previous
                 }
@@ -106,6 +122,14 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     }
 
     private func trimJournal() {
-        if journal.count > undoJournalLimit { journal.removeFirst(journal.count - undoJournalLimit) }
+        let excess = undoableCommits - max(0, undoJournalLimit)
+        if excess > 0 {
+            for i in journalStart..<journalStart + excess { journal[i] = [] }
+            journalStart += excess
+        }
+        if journalStart >= max(undoJournalLimit, 64) || journalStart == journal.count {
+            journal.removeFirst(journalStart)
+            journalStart = 0
+        }
     }
 }

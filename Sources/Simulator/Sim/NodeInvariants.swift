@@ -22,9 +22,10 @@ public struct NodeInvariants: Sendable {
 
     public init() {}
 
-    /// Looks at `role` after one of its entry points.
-    mutating func observe(_ role: DeviceRole, replica: ReplicaState, incarnation: UInt64, nowMs: EpochMs) {
-        let now = Baseline(clock: replica.clock.last, seq: replica.seq, incarnation: incarnation)
+    /// Looks at `role` after one of its entry points: its replica's clock and seq, and its
+    /// store's incarnation.
+    mutating func observe(_ role: DeviceRole, clock: HLCTimestamp, seq: UInt64, incarnation: UInt64, nowMs: EpochMs) {
+        let now = Baseline(clock: clock, seq: seq, incarnation: incarnation)
         defer { baselines[role] = now }
         guard let b = baselines[role], b.incarnation == incarnation else { return }
         if now.clock < b.clock {

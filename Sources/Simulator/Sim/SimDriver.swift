@@ -135,7 +135,7 @@ public final class SimDriver: ScenarioDriver {
         guard let c = NodeCommand(line: command) else { return .failure(NodeCallError(message: "unclosed quote in: \(command)")) }
         if !ProcessDriver.isReadOnly(command) { lastQuiet = nil }
         if let r = shellCommand(role, c, n) { return r }  // tz and disconnect: not read-only
-        let reply = n.command(role, command)
+        let reply = n.command(role, c)  // parsed once, above
         return reply.isOK ? .success(reply.value) : .failure(NodeCallError(message: reply.text))
     }
 
@@ -169,13 +169,14 @@ public final class SimDriver: ScenarioDriver {
     func settleNow() throws -> QuietState {
         let n = try net()
         n.advance(to: n.now)
-        let running = DeviceRole.allCases.filter { !n.isDown($0) }
-        let sessions = running.map { $0 == .phone ? n.phone.ctx : n.watch.ctx }
-        let outstanding = running.contains { n.hasOutstanding($0) }
-        return QuietState(phoneConnected: !n.isDown(.phone) && n.phone.ctx.session.isConnected,
-                          watchConnected: !n.isDown(.watch) && n.watch.ctx.session.isConnected,
-                          nothingOutstanding: !outstanding, nextEventMs: n.nextEventTime, nextWorkEventMs: n.nextWorkTime,
-                          connecting: n.isConnecting || sessions.contains { $0.session.handshakesInProgress > 0 })
+        // Read in place (`linkStatus`): copying each node's context, twice per step, cost
+        // more than the rest of the check.
+        let phone = n.isDown(.phone) ? nil : n.phone.linkStatus
+        let watch = n.isDown(.watch) ? nil : n.watch.linkStatus
+        return QuietState(phoneConnected: phone?.isConnected ?? false, watchConnected: watch?.isConnected ?? false,
+                          nothingOutstanding: !(phone?.hasOutstanding ?? false) && !(watch?.hasOutstanding ?? false),
+                          nextEventMs: n.nextEventTime, nextWorkEventMs: n.nextWorkTime,
+                          connecting: n.isConnecting || phone?.isHandshaking == true || watch?.isHandshaking == true)
     }
 
     public func advanceClocks(to ms: EpochMs, idleLink: Bool) throws {
@@ -217,11 +218,19 @@ public final class SimDriver: ScenarioDriver {
     /// SHA-256 (hex) of the timeline and both nodes' log lines.
     public func traceHash(timeline: [String]) -> String? {
         guard options.recordsTrace else { return nil }  // sweeps: no trace, nothing to hash
-        var h = SHA256()
-        for line in timeline { h.update(Array((line + "\n").utf8)) }
-        h.update(Array("-- logs\n".utf8))
-        for line in network?.logs ?? [] { h.update(Array((line + "\n").utf8)) }
-        return hexString(h.finish())
+        // The same bytes as one buffer, hashed at once (a string and an array per line cost
+        // more than the hashing).
+        var bytes: [UInt8] = []
+        for line in timeline {
+            bytes += line.utf8
+            bytes.append(0x0A)
+        }
+        bytes += "-- logs\n".utf8
+        for line in network?.logs ?? [] {
+            bytes += line.utf8
+            bytes.append(0x0A)
+        }
+        return hexString(SHA256.hash(bytes))
     }
 
     /// What the invariant checks found (empty when they are off or all held).
@@ -244,15 +253,19 @@ public final class SimDriver: ScenarioDriver {
     func observe(_ role: DeviceRole) {
         guard let n = network, !n.isDown(role) else { return }
         if role == .phone {
-            observe(role, n.phone.ctx, ObjectIdentifier(n.phone), n)
+            observe(role, n.phone, n)
         } else {
-            observe(role, n.watch.ctx, ObjectIdentifier(n.watch), n)
+            observe(role, n.watch, n)
         }
     }
 
-    private func observe(_ role: DeviceRole, _ ctx: NodeContext, _ engine: ObjectIdentifier, _ n: AppNetwork) {
-        ledger.observe(role, session: ctx.session, engine: engine, store: n.store(role), nowMs: n.now)
-        invariants.observe(role, replica: ctx.replica, incarnation: ctx.session.persistent.incarnation, nowMs: n.now)
+    /// Reads the engine's session and replica in place: this runs after every entry point,
+    /// and copying the whole context each time was most of its cost.
+    private func observe<A: NodeApp>(_ role: DeviceRole, _ engine: NodeEngine<A>, _ n: AppNetwork) {
+        let counters = engine.readContext { TransferLedger.Counters(&$0, engine: ObjectIdentifier(engine)) }
+        ledger.observe(role, counters: counters, session: { engine.ctx.session }, store: n.store(role), nowMs: n.now)
+        invariants.observe(role, clock: engine.ctx.replica.clock.last, seq: engine.ctx.replica.seq,
+                           incarnation: engine.ctx.session.persistent.incarnation, nowMs: n.now)
     }
 }
 

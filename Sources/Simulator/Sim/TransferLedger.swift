@@ -80,12 +80,49 @@ public struct TransferLedger: Sendable {
         observeReceiver(role, session: session, engine: engine, nowMs: nowMs)
     }
 
+    /// Everything `observe` reads of a session, but the outbox's contents (read only when
+    /// these move): when they are what the last `observe` saw, on the same engine, looking
+    /// again changes nothing, and the caller need not copy the session to ask.
+    struct Counters: Equatable {
+        var engine: ObjectIdentifier
+        var incarnation: UInt64
+        var peerIncarnation: UInt64
+        var nextSeq: UInt64
+        var outstanding: Int
+        var lastDelivered: UInt64
+        var lastComplicationDelivered: UInt64
+        var delivered: Int
+
+        /// The counters of the context's session (`inout` only to read it in place).
+        init(_ ctx: inout NodeContext, engine: ObjectIdentifier) {
+            self.engine = engine
+            incarnation = ctx.session.persistent.incarnation
+            peerIncarnation = ctx.session.persistent.peerIncarnation
+            nextSeq = ctx.session.persistent.nextSeq
+            outstanding = ctx.session.outstandingUserInfoCount
+            lastDelivered = ctx.session.persistent.lastDeliveredFromPeer
+            lastComplicationDelivered = ctx.session.persistent.lastComplicationDeliveredFromPeer
+            delivered = ctx.session.stats.userInfoDelivered
+        }
+    }
+
+    /// Per role, the counters of the last `observe` (nil: look in full next time).
+    var lastObserved: [DeviceRole: Counters] = [:]
+
+    /// `observe`, skipped when `counters` are those of the last look at `role`.
+    mutating func observe(_ role: DeviceRole, counters: Counters, session: () -> LinkSession, store: MemoryStore, nowMs: EpochMs) {
+        if lastObserved[role] == counters { return }
+        observe(role, session: session(), engine: counters.engine, store: store, nowMs: nowMs)
+        lastObserved[role] = counters
+    }
+
     /// The node's store was rolled back: its outbox and receive logs may be older now.
     /// The sender's store lost its last commits: transfers it had queued in them are gone from
     /// its outbox without an acknowledgement. They were never confirmed to the app as delivered
     /// by the store that now exists, so they are neither acknowledged nor lost: they are
     /// erased at the sender (their data, if replicated, comes back by the peer's resend).
     mutating func storeRolledBack(_ role: DeviceRole, store: MemoryStore) {
+        lastObserved[role] = nil
         guard var view = senders[role] else { return }
         let kept = Set(((try? LinkPersistence.load(from: store, newIncarnation: view.incarnation).outbox) ?? []).map(\.seq))
         for seq in view.outstanding.subtracting(kept) {
@@ -166,8 +203,17 @@ public struct TransferLedger: Sendable {
 
     mutating func observeReceiver(_ role: DeviceRole, session: LinkSession, engine: ObjectIdentifier, nowMs: EpochMs) {
         let p = session.persistent
-        let logs: [UInt64] = [p.lastDeliveredFromPeer, p.lastComplicationDeliveredFromPeer]
         let stat = session.stats.userInfoDelivered
+        // Most entry points deliver nothing: the same engine, stores and receive logs as last
+        // time leave the view as it is (checked before anything is allocated or written back).
+        if let v = receivers[role], v.engine == engine, v.incarnation == p.incarnation, v.peerIncarnation == p.peerIncarnation,
+           v.deliveredCount == stat, v.delivered.count == 2,
+           v.delivered[UserInfoStream.ordinary.rawValue] == p.lastDeliveredFromPeer,
+           v.delivered[UserInfoStream.complication.rawValue] == p.lastComplicationDeliveredFromPeer
+        {
+            return
+        }
+        let logs: [UInt64] = [p.lastDeliveredFromPeer, p.lastComplicationDeliveredFromPeer]
         guard var v = receivers[role] else {
             receivers[role] = ReceiverView(engine: engine, incarnation: p.incarnation, peerIncarnation: p.peerIncarnation, delivered: logs, deliveredCount: stat)
             return

@@ -24,7 +24,12 @@ public enum WatchLinkEffect: Sendable, Hashable {
 
     /// `summary` of `.sendMessage(m)` when the canonical size of `m` is already known.
     static func messageSummary(_ m: PlistValue, bytes: Int) -> String {
-        "sendMessage \(m["type"]?.stringValue ?? "?") \(bytes) B"
+        messageSummary(type: m["type"]?.stringValue, bytes: bytes)
+    }
+
+    /// The same, given the message's `type` (nil when it has none).
+    static func messageSummary(type: String?, bytes: Int) -> String {
+        "sendMessage \(type ?? "?") \(bytes) B"
     }
 }
 

@@ -23,7 +23,23 @@ public struct WatchLinkLog: Sendable, Hashable {
     /// The last file transfer produced (name, bytes, metadata).
     public internal(set) var lastFile: WatchLinkEffect?
     /// Summaries of the latest effects, oldest first.
-    public internal(set) var recent: [String] = []
+    public var recent: [String] { recentEffects.map(\.summary) }
+    /// The latest effects as `recent` renders them, at most `maxRecent`: rendered when read,
+    /// not on each live-metrics message (a string per second nobody reads).
+    var recentEffects: [RecentEffect] = []
+
+    /// One entry of `recent`, not yet rendered.
+    enum RecentEffect: Sendable, Hashable {
+        case message(type: String?, bytes: Int)
+        case other(summary: String)
+
+        var summary: String {
+            switch self {
+            case .message(let type, let bytes): WatchLinkEffect.messageSummary(type: type, bytes: bytes)
+            case .other(let summary): summary
+            }
+        }
+    }
 
     // MARK: What WatchConnectivity reported back
 
@@ -55,24 +71,25 @@ public struct WatchLinkLog: Sendable, Hashable {
 
     /// Records an effect handed to the link.
     public mutating func record(_ effect: WatchLinkEffect) {
-        let summary: String
+        let entry: RecentEffect
         switch effect {
         case .sendMessage(let m):
             let bytes = MirrorPayload.canonicalSize(m)
-            summary = WatchLinkEffect.messageSummary(m, bytes: bytes)
+            let type = m["type"]?.stringValue
+            entry = .message(type: type, bytes: bytes)
             messagesSent += 1
             lastMessage = m
-            if m["type"]?.stringValue == MirrorPayload.type {
+            if type == MirrorPayload.type {
                 mirrorSent += 1
                 mirrorBytes += bytes
             }
         case .transferFile:
-            summary = effect.summary
+            entry = .other(summary: effect.summary)
             filesSent += 1
             lastFile = effect
         }
-        recent.append(summary)
-        if recent.count > Self.maxRecent { recent.removeFirst(recent.count - Self.maxRecent) }
+        recentEffects.append(entry)
+        if recentEffects.count > Self.maxRecent { recentEffects.removeFirst(recentEffects.count - Self.maxRecent) }
     }
 
     /// Records a `WCErrorDomain` error by its code name.
