@@ -101,4 +101,18 @@ struct MessageHandlerTests {
         #expect(net.phone.ctx.outstandingUserInfoTransfers.isEmpty)
         #expect(!net.withPhone { t.cancel(in: &$0) })
     }
+
+    @Test func theReplicasOwnDeltasAreNeitherListedNorCancellable() throws {
+        let net = try makeNetwork(seed: 7)
+        net.advance(by: 1_000)
+        net.faults.latencyMs = 50
+        net.withPhone { _ = $0.set(RecordKey("notes", "n1"), ["text": "hi"]) }
+        let all = net.phone.ctx.session.outstandingUserInfoTransfers
+        #expect(all.contains { $0.userInfo[NodeContext.replicaSyncKey] != nil }, "the delta waits in the outbox")
+        #expect(net.phone.ctx.outstandingUserInfoTransfers.isEmpty, "but it is not the app's")
+        let delta = all.first { $0.userInfo[NodeContext.replicaSyncKey] != nil }!
+        #expect(!net.withPhone { $0.cancel(delta) })
+        #expect(net.runUntilQuiet())
+        #expect(net.watch.ctx.replica.fields(RecordKey("notes", "n1"))?["text"] == "hi")
+    }
 }

@@ -17,6 +17,10 @@ struct RecorderApp: NodeApp {
             for i in 0..<n { _ = ctx.transferUserInfo(["n": .int(Int64(start + i))]) }
             ctx.setLocal("sent", .int(Int64(start + n)))
             return .ok(.int(Int64(start + n)))
+        case "cancelall":
+            // cancelall: cancel() of every outstanding user-info transfer
+            let outstanding = ctx.outstandingUserInfoTransfers
+            return .ok(.int(Int64(outstanding.filter { $0.cancel(in: &ctx) }.count)))
         case "msg":
             return .ok(.int(Int64(ctx.sendMessage(["q": .string(command.words.dropFirst().first ?? "")]))))
         case "ctx":
@@ -37,6 +41,10 @@ struct RecorderApp: NodeApp {
     func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? {
         switch path.first {
         case "received": return .int(ctx.local["received.count"]?.intValue ?? 0)
+        case "finished":
+            // The `n` of every user-info transfer reported finished without error, in order.
+            return .array(events.compactMap { if case .didFinishUserInfoTransfer(let t, nil) = $0 { t.userInfo["n"] } else { nil } })
+        case "receivedN": return .array(RecorderApp.received(ctx).compactMap { $0["n"] })
         case "replies": return .int(Int64(events.filter { if case .didReceiveMessageReply = $0 { true } else { false } }.count))
         case "failures": return .int(Int64(events.filter { if case .messageDidFail = $0 { true } else { false } }.count))
         case "filesSent": return .int(Int64(events.filter { if case .didFinishFileTransfer(_, nil) = $0 { true } else { false } }.count))

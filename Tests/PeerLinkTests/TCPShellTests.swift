@@ -71,6 +71,29 @@ struct TCPShellTests {
         _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
     }
 
+    /// Cancels of transfers on the wire over real sockets and SQLite stores: whatever the
+    /// timing decided, the phone received exactly the transfers the watch was told finished.
+    @Test func cancelsOnTheWireEndWithTheSenderToldExactlyWhatWasDelivered() throws {
+        let pd = Self.tempDir("phone"), wd = Self.tempDir("watch")
+        defer { removeTreeForTest(pd); removeTreeForTest(wd) }
+        let phone = try Self.start(.phone, dir: pd, secret: Self.secret)
+        let watch = try Self.start(.watch, dir: wd, secret: Self.secret, connect: phone.listeningPort)
+        defer { watch.stop(); phone.stop() }
+        _ = try watch.waitFor("query link reachable") { $0 == .bool(true) }
+        #expect(try watch.call("send 3000").ok)
+        let cancelled = try watch.call("cancelall").value.intValue ?? 0
+        #expect(cancelled > 0 && cancelled <= 3000, "only the app's own transfers are listed and cancelled")
+        _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
+        #expect(try watch.call("send 5").ok)  // the queue goes on after the cancels
+        _ = try phone.waitFor("query received") { ($0.intValue ?? 0) >= 3000 - cancelled + 5 }
+        _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
+        let received = try phone.call("query receivedN").value.arrayValue ?? []
+        let finished = try watch.call("query finished").value.arrayValue ?? []
+        #expect(received == finished, "delivered \(received.count), told finished \(finished.count) (\(cancelled) cancelled)")
+        #expect(received.compactMap(\.intValue) == received.compactMap(\.intValue).sorted() && Set(received).count == received.count)
+        #expect(received.last == .int(3004))
+    }
+
     @Test func garbageConnectionsAreClosedWithALoggedReasonWhileTheWatchIsServed() throws {
         let pd = Self.tempDir("phone"), wd = Self.tempDir("watch")
         defer { removeTreeForTest(pd); removeTreeForTest(wd) }

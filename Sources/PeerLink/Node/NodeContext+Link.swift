@@ -125,12 +125,21 @@ extension NodeContext {
         } catch { return .failure(WCError(.genericError, "\(error)")) }
     }
 
-    /// `outstandingUserInfoTransfers`.
-    public var outstandingUserInfoTransfers: [UserInfoTransfer] { session.outstandingUserInfoTransfers }
+    /// The user-info key of the replica's own deltas (the node's sync machinery, not the app's).
+    public static let replicaSyncKey = "peerlink.sync"
+
+    /// `outstandingUserInfoTransfers`: the app's own transfers (the replica's deltas, which
+    /// share the channel, are neither listed nor cancellable).
+    public var outstandingUserInfoTransfers: [UserInfoTransfer] {
+        session.outstandingUserInfoTransfers.filter { $0.userInfo[Self.replicaSyncKey] == nil }
+    }
 
     /// `WCSessionUserInfoTransfer.cancel()` (also `transfer.cancel(in: &ctx)`).
     @discardableResult
-    public mutating func cancel(_ transfer: UserInfoTransfer) -> Bool { session.cancelUserInfo(id: transfer.id) }
+    public mutating func cancel(_ transfer: UserInfoTransfer) -> Bool {
+        guard transfer.userInfo[Self.replicaSyncKey] == nil else { return false }
+        return session.cancelUserInfo(id: transfer.id)
+    }
 
     /// `transferCurrentComplicationUserInfo(_:)` (phone): the budget counts per day of the
     /// device's local calendar.

@@ -51,7 +51,7 @@ public final class NodeEngine<App: NodeApp> {
     public private(set) var bytesOut = 0
 
     /// The user-info key that carries replica deltas.
-    public static var syncKey: String { "peerlink.sync" }
+    public static var syncKey: String { NodeContext.replicaSyncKey }
 
     /// Opens the node over `store`. Throws `StoreCorruption` when the store does not load:
     /// the shell then quarantines it and calls again with an empty store and `opening`
