@@ -27,6 +27,18 @@ struct TCPShellTests {
         return try NodeProcessThread(options: o) { RecorderApp() }
     }
 
+    /// A paired phone and watch on loopback, reachable; both stopped and their state
+    /// directories removed afterwards.
+    static func withPairedNodes(_ body: (NodeProcessThread, NodeProcessThread, String, String) throws -> Void) throws {
+        let pd = tempDir("phone"), wd = tempDir("watch")
+        defer { removeTreeForTest(pd); removeTreeForTest(wd) }
+        let phone = try start(.phone, dir: pd, secret: secret)
+        let watch = try start(.watch, dir: wd, secret: secret, connect: phone.listeningPort)
+        defer { watch.stop(); phone.stop() }
+        _ = try watch.waitFor("query link reachable") { $0 == .bool(true) }
+        try body(phone, watch, pd, wd)
+    }
+
     static func log(_ dir: String) -> String { readTextFile(dir + "/node.log") ?? "" }
 
     /// A raw client socket to the phone; returns what it read until the phone closed it.
@@ -50,79 +62,67 @@ struct TCPShellTests {
     }
 
     @Test func pairedNodesCarryEveryChannel() throws {
-        let pd = Self.tempDir("phone"), wd = Self.tempDir("watch")
-        defer { removeTreeForTest(pd); removeTreeForTest(wd) }
-        let phone = try Self.start(.phone, dir: pd, secret: Self.secret)
-        let watch = try Self.start(.watch, dir: wd, secret: Self.secret, connect: phone.listeningPort)
-        defer { watch.stop(); phone.stop() }
-        _ = try watch.waitFor("query link reachable") { $0 == .bool(true) }
-        try FileManager.default.createDirectory(atPath: wd + "/files", withIntermediateDirectories: true)
-        let content = (0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        _ = FileManager.default.createFile(atPath: wd + "/files/series.bin", contents: Data(content))
-        #expect(try watch.call("send 300").ok)
-        #expect(try watch.call("msg hello").ok)
-        #expect(try watch.call("ctx face rings").ok)
-        #expect(try watch.call("file series.bin").ok)
-        _ = try phone.waitFor("query received") { $0 == .int(300) }
-        _ = try watch.waitFor("query replies") { $0 == .int(1) }
-        _ = try phone.waitFor("query context") { $0 == ["face": "rings"] }
-        _ = try watch.waitFor("query filesSent") { $0 == .int(1) }
-        #expect(try phone.call("query filesReceived").value == .int(1))
-        _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
+        try Self.withPairedNodes { phone, watch, pd, wd in
+            try FileManager.default.createDirectory(atPath: wd + "/files", withIntermediateDirectories: true)
+            let content = (0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            _ = FileManager.default.createFile(atPath: wd + "/files/series.bin", contents: Data(content))
+            #expect(try watch.call("send 300").ok)
+            #expect(try watch.call("msg hello").ok)
+            #expect(try watch.call("ctx face rings").ok)
+            #expect(try watch.call("file series.bin").ok)
+            _ = try phone.waitFor("query received") { $0 == .int(300) }
+            _ = try watch.waitFor("query replies") { $0 == .int(1) }
+            _ = try phone.waitFor("query context") { $0 == ["face": "rings"] }
+            _ = try watch.waitFor("query filesSent") { $0 == .int(1) }
+            #expect(try phone.call("query filesReceived").value == .int(1))
+            _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
+        }
     }
 
     /// Cancels of transfers on the wire over real sockets and SQLite stores: whatever the
     /// timing decided, the phone received exactly the transfers the watch was told finished.
     @Test func cancelsOnTheWireEndWithTheSenderToldExactlyWhatWasDelivered() throws {
-        let pd = Self.tempDir("phone"), wd = Self.tempDir("watch")
-        defer { removeTreeForTest(pd); removeTreeForTest(wd) }
-        let phone = try Self.start(.phone, dir: pd, secret: Self.secret)
-        let watch = try Self.start(.watch, dir: wd, secret: Self.secret, connect: phone.listeningPort)
-        defer { watch.stop(); phone.stop() }
-        _ = try watch.waitFor("query link reachable") { $0 == .bool(true) }
-        #expect(try watch.call("send 3000").ok)
-        let cancelled = try watch.call("cancelall").value.intValue ?? 0
-        #expect(cancelled > 0 && cancelled <= 3000, "only the app's own transfers are listed and cancelled")
-        _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
-        #expect(try watch.call("send 5").ok)  // the queue goes on after the cancels
-        _ = try phone.waitFor("query received") { ($0.intValue ?? 0) >= 3000 - cancelled + 5 }
-        _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
-        let received = try phone.call("query receivedN").value.arrayValue ?? []
-        let finished = try watch.call("query finished").value.arrayValue ?? []
-        #expect(received == finished, "delivered \(received.count), told finished \(finished.count) (\(cancelled) cancelled)")
-        #expect(received.compactMap(\.intValue) == received.compactMap(\.intValue).sorted() && Set(received).count == received.count)
-        #expect(received.last == .int(3004))
+        try Self.withPairedNodes { phone, watch, pd, wd in
+            #expect(try watch.call("send 3000").ok)
+            let cancelled = try watch.call("cancelall").value.intValue ?? 0
+            #expect(cancelled > 0 && cancelled <= 3000, "only the app's own transfers are listed and cancelled")
+            _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
+            #expect(try watch.call("send 5").ok)  // the queue goes on after the cancels
+            _ = try phone.waitFor("query received") { ($0.intValue ?? 0) >= 3000 - cancelled + 5 }
+            _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
+            let received = try phone.call("query receivedN").value.arrayValue ?? []
+            let finished = try watch.call("query finished").value.arrayValue ?? []
+            #expect(received == finished, "delivered \(received.count), told finished \(finished.count) (\(cancelled) cancelled)")
+            #expect(received.compactMap(\.intValue) == received.compactMap(\.intValue).sorted() && Set(received).count == received.count)
+            #expect(received.last == .int(3004))
+        }
     }
 
     @Test func garbageConnectionsAreClosedWithALoggedReasonWhileTheWatchIsServed() throws {
-        let pd = Self.tempDir("phone"), wd = Self.tempDir("watch")
-        defer { removeTreeForTest(pd); removeTreeForTest(wd) }
-        let phone = try Self.start(.phone, dir: pd, secret: Self.secret)
-        let watch = try Self.start(.watch, dir: wd, secret: Self.secret, connect: phone.listeningPort)
-        defer { watch.stop(); phone.stop() }
-        _ = try watch.waitFor("query link reachable") { $0 == .bool(true) }
-        #expect(try watch.call("send 100").ok)
-        let port = phone.listeningPort!
-        let cases: [(String, [UInt8])] = [
-            ("bad magic", Array("GET / HTTP/1.1\r\n\r\n".utf8)),
-            ("unknown frame kind", [0x50, 0x4C, 1, 0xEE, 0, 0, 0, 0]),
-            ("over the limit", [0x50, 0x4C, 1, FrameKind.ping.rawValue, 0x7F, 0xFF, 0xFF, 0xFF]),
-            ("out of protocol order", FrameEncoder.encode(Frame(.userInfo, [1, 0, 0, 9, 0]))),
-            ("malformed hello", FrameEncoder.encode(Frame(.hello, [1, 2, 3]))),
-        ]
-        for (reason, bytes) in cases {
-            let r = try Self.rawExchange(port: port, send: bytes)
-            #expect(r.closed, "the phone kept a \(reason) connection open")
+        try Self.withPairedNodes { phone, watch, pd, wd in
+            #expect(try watch.call("send 100").ok)
+            let port = phone.listeningPort!
+            let cases: [(String, [UInt8])] = [
+                ("bad magic", Array("GET / HTTP/1.1\r\n\r\n".utf8)),
+                ("unknown frame kind", [0x50, 0x4C, 1, 0xEE, 0, 0, 0, 0]),
+                ("over the limit", [0x50, 0x4C, 1, FrameKind.ping.rawValue, 0x7F, 0xFF, 0xFF, 0xFF]),
+                ("out of protocol order", FrameEncoder.encode(Frame(.userInfo, [1, 0, 0, 9, 0]))),
+                ("malformed hello", FrameEncoder.encode(Frame(.hello, [1, 2, 3]))),
+            ]
+            for (reason, bytes) in cases {
+                let r = try Self.rawExchange(port: port, send: bytes)
+                #expect(r.closed, "the phone kept a \(reason) connection open")
+            }
+            // A truncated frame: the client sends half a header and hangs up.
+            #expect(try Self.rawExchange(port: port, send: [0x50, 0x4C, 1], thenHangUp: true).closed)
+            #expect(try watch.call("send 100").ok)
+            _ = try phone.waitFor("query received") { $0 == .int(200) }
+            _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
+            let log = Self.log(pd)
+            for (reason, _) in cases { #expect(log.contains(reason), "no logged reason '\(reason)'") }
+            #expect(log.contains("middle of a frame"))
+            #expect(try phone.call("query link reachable").value == .bool(true))
         }
-        // A truncated frame: the client sends half a header and hangs up.
-        #expect(try Self.rawExchange(port: port, send: [0x50, 0x4C, 1], thenHangUp: true).closed)
-        #expect(try watch.call("send 100").ok)
-        _ = try phone.waitFor("query received") { $0 == .int(200) }
-        _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
-        let log = Self.log(pd)
-        for (reason, _) in cases { #expect(log.contains(reason), "no logged reason '\(reason)'") }
-        #expect(log.contains("middle of a frame"))
-        #expect(try phone.call("query link reachable").value == .bool(true))
     }
 
     @Test func wrongSecretAndUnpairedPeersAreRefusedAndNeverSeeAPayload() throws {
