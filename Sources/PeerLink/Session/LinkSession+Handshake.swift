@@ -224,6 +224,10 @@ extension LinkSession {
         reconnectAttempt = 0
         nextConnectAtMs = nil
         active = ActiveConnection(id: id, peerIncarnation: info.incarnation, now: now)
+        // Refusals guard against late frames of the connection they were made on; a new one
+        // carries none of those, and the peer never sends a cancelled transfer again (unless
+        // its store lost the cancel, or it is a new store: then delivering is right).
+        refusedUserInfo = [[], []]
         if !persistent.peerEverSeen {
             persistent.peerEverSeen = true
             metaDirty = true

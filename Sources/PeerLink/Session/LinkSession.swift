@@ -15,9 +15,9 @@ public struct LinkSession: Sendable {
     public internal(set) var persistent: LinkPersistent
     /// The user-info outboxes, indexed by `UserInfoStream.rawValue`.
     var outboxes: [OutboxQueue]
-    /// Receiver: seqs per stream the sender cancelled before we delivered them (never
-    /// delivered; forgotten once a later seq is delivered, which the sender sends only after
-    /// it learnt of the refusal).
+    /// Receiver: seqs per stream the sender cancelled before we delivered them, refused if a
+    /// late frame of them arrives on this connection (forgotten once a later seq is delivered,
+    /// which the sender sends only after it learnt of the refusal, and at every new connection).
     var refusedUserInfo: [Set<UInt64>] = [[], []]
 
     public internal(set) var activationState: ActivationState = .notActivated
