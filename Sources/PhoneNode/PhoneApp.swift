@@ -231,6 +231,8 @@ public struct PhoneApp: NodeApp {
             guard ctx.local[key] != value else { continue }
             if key == PhoneState.Key.live, let value, let live = state.live {
                 ctx.setLocal(key, value, encoded: live.canonicalBytes)
+            } else if key == PhoneState.Key.link, let value {
+                ctx.setLocal(key, value, encoded: state.link.canonicalBytes)
             } else {
                 ctx.setLocal(key, value)
             }

@@ -21,3 +21,23 @@ import Testing
         }
     }
 }
+
+/// The stored link state's bytes, written straight from its fields, are the canonical
+/// encoding of its `plistValue`, with and without its optional parts.
+@Suite struct PhoneLinkStateBytesTests {
+    @Test func bytesMatchTheGeneralEncoder() {
+        var s = PhoneLinkState()
+        #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
+        s.messagesSent = 300; s.messagesFailed = 2; s.messagesReceived = 1 << 20; s.linkErrors = 1
+        s.startsByMessage = 4; s.startsByUserInfo = 5; s.complicationSent = 6; s.complicationFallback = 7
+        s.complicationFailed = 8; s.filesReceived = 9; s.contextsSent = 10
+        s.pendingStarts = [.init(messageID: .max, activity: .cycling, startMs: -3), .init(messageID: 7, activity: .running, startMs: 1 << 41)]
+        s.lastLinkError = "notReachable"; s.lastStartVia = "message"; s.lastStartResult = "failed:ü"
+        #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
+        s.lastFile = .init(name: "w.samples.plist", path: "files/w", bytes: 1234, atMs: 99, workoutID: nil, sampleCount: nil, error: nil)
+        #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
+        s.lastFile = .init(name: "w.samples.plist", path: "files/w", bytes: 1234, atMs: 99, workoutID: "w", sampleCount: 3600, error: "mismatch")
+        s.lastLinkError = nil
+        #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
+    }
+}
