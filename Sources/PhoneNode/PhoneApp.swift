@@ -228,7 +228,14 @@ public struct PhoneApp: NodeApp {
         let keys = saved.map { state.changedKeys(since: $0) } ?? PhoneState.Key.all
         for key in keys {
             let value = state.encoded(key)
-            if ctx.local[key] != value { ctx.setLocal(key, value) }
+            guard ctx.local[key] != value else { continue }
+            if key == PhoneState.Key.live, let value, let live = state.live {
+                ctx.setLocal(key, value, encoded: live.canonicalBytes)
+            } else if key == PhoneState.Key.link, let value {
+                ctx.setLocal(key, value, encoded: state.link.canonicalBytes)
+            } else {
+                ctx.setLocal(key, value)
+            }
         }
         saved = state
     }

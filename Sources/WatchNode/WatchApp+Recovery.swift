@@ -97,12 +97,14 @@ extension WatchApp {
         let stored = persistedWorkoutID != nil && persistedWorkoutID == manager.session?.id ? persistedSampleCount : 0
         let update = manager.snapshotWrites(at: ctx.now, persistedSampleCount: stored)
         if persistedWorkoutID != nil, persistedWorkoutID != update?.workoutID {
-            for (k, v) in WorkoutSnapshotStore.removals(sampleCount: persistedSampleCount) { ctx.setLocal(k, v) }
+            for w in WorkoutSnapshotStore.removals(sampleCount: persistedSampleCount) { ctx.setLocal(w.key, w.value) }
             persistedWorkoutID = nil
             persistedSampleCount = 0
         }
         guard let update else { return }
-        for (k, v) in update.writes { ctx.setLocal(k, v) }
+        for w in update.writes {
+            if let value = w.value, let bytes = w.encoded { ctx.setLocal(w.key, value, encoded: bytes) } else { ctx.setLocal(w.key, w.value) }
+        }
         persistedWorkoutID = update.workoutID
         persistedSampleCount = update.sampleCount
     }

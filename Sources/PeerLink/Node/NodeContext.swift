@@ -85,6 +85,15 @@ public struct NodeContext: Sendable {
         }
     }
 
+    /// Stores one of the app's own durable values whose canonical bytes the caller already
+    /// wrote (`encoded` MUST be `CanonicalEncoding.encode(value)`; checked in debug builds):
+    /// for values stored on every event, written straight from their fields.
+    public mutating func setLocal(_ key: String, _ value: PlistValue, encoded: [UInt8]) {
+        assert(encoded == CanonicalEncoding.encode(value), "the bytes given for \(key) are not its canonical encoding")
+        local[key] = value
+        batch.put(Self.localTable, Array(key.utf8), encoded)
+    }
+
     // MARK: - Log
 
     public mutating func log(_ level: LogLevel, _ message: String) {

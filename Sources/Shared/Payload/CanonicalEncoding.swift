@@ -20,7 +20,7 @@ public enum CanonicalEncoding {
     /// Nesting deeper than this is refused when decoding (arrays and dictionaries).
     public static let maxDepth = 64
 
-    enum Tag: UInt8 {
+    @usableFromInline enum Tag: UInt8 {
         case string = 0x01, int = 0x02, double = 0x03, falseValue = 0x04, trueValue = 0x05
         case date = 0x06, data = 0x07, array = 0x08, dictionary = 0x09
     }
@@ -184,7 +184,7 @@ public enum CanonicalEncoding {
         }
     }
 
-    static func canonicalBits(_ d: Double) -> UInt64 {
+    @usableFromInline static func canonicalBits(_ d: Double) -> UInt64 {
         d.isNaN ? 0x7FF8_0000_0000_0000 : d.bitPattern
     }
 

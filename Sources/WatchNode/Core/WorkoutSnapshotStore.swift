@@ -28,8 +28,10 @@ public enum WorkoutSnapshotStore {
     /// The chunk size of a head without `chunkSize` (stores written before it was recorded).
     static let legacySamplesPerChunk = 256
 
-    /// One durable write: set `key` to `value`, or remove it when `value` is nil.
-    public typealias Write = (key: String, value: PlistValue?)
+    /// One durable write: set `key` to `value`, or remove it when `value` is nil; `encoded`
+    /// is the value's canonical encoding when it was written straight from the fields
+    /// (`headBytes`, `chunkBytes`).
+    public typealias Write = (key: String, value: PlistValue?, encoded: [UInt8]?)
 
     // MARK: - Writing
 
@@ -51,14 +53,15 @@ public enum WorkoutSnapshotStore {
         guard case .dictionary(var d) = head.plistValue() else { preconditionFailure("a snapshot encodes as a dictionary") }
         d["sampleCount"] = .int(Int64(count))
         d["chunkSize"] = .int(Int64(samplesPerChunk))
-        var out: [Write] = [(headKey, .dictionary(d))]
+        var out: [Write] = [(headKey, .dictionary(d), headBytes(head, sampleCount: count))]
         guard count > persistedSampleCount else { return out }
         let first = max(0, persistedSampleCount) / samplesPerChunk
         let last = (count - 1) / samplesPerChunk
         for i in first...last {
             let lower = i * samplesPerChunk
             let upper = min(count, lower + samplesPerChunk)
-            out.append((chunkKey(i), encodeChunk(samples(lower..<upper)[...])))
+            let chunk = samples(lower..<upper)[...]
+            out.append((chunkKey(i), encodeChunk(chunk), chunkBytes(chunk)))
         }
         return out
     }
@@ -67,7 +70,7 @@ public enum WorkoutSnapshotStore {
     /// (Removing by the smallest chunk size also removes every chunk of a larger one.)
     public static func removals(sampleCount: Int) -> [Write] {
         let chunks = sampleCount == 0 ? 0 : (sampleCount - 1) / samplesPerChunk + 1
-        return [(headKey, nil)] + (0..<chunks).map { (chunkKey($0), nil) }
+        return [(headKey, nil, nil)] + (0..<chunks).map { (chunkKey($0), nil, nil) }
     }
 
     /// True when the stored head was written with today's chunk size (a head from before

@@ -1,0 +1,28 @@
+import Shared
+
+extension LiveWorkout {
+    /// The canonical bytes of `plistValue`, written straight from the fields with the keys in
+    /// byte order: the phone stores the live workout on every live-metrics message, and
+    /// walking, sorting and encoding the dictionary cost more than building it.
+    /// MUST equal `CanonicalEncoding.encode(plistValue)` (checked by `NodeContext.setLocal` in
+    /// debug builds; tested).
+    var canonicalBytes: [UInt8] {
+        let w = CanonicalEncoding.DirectWriter(capacity: 256)
+        let optionals = [location == nil, workoutID == nil, startMs == nil, elapsedMs == nil, heartRateBpm == nil,
+                         heartRateCount == nil, energyKcal == nil, atMs == nil].reduce(0) { $0 + ($1 ? 0 : 1) }
+        w.dictionaryHeader(count: 4 + optionals)
+        w.key("activity"); w.string(activity.rawValue)
+        if let atMs { w.key("atMs"); w.int(atMs) }
+        if let elapsedMs { w.key("elapsedMs"); w.int(elapsedMs) }
+        if let energyKcal { w.key("energyKcal"); w.double(energyKcal) }
+        if let heartRateBpm { w.key("heartRateBpm"); w.double(heartRateBpm) }
+        if let heartRateCount { w.key("hrCount"); w.int(Int64(heartRateCount)) }
+        if let location { w.key("location"); w.string(location) }
+        w.key("receivedMs"); w.int(receivedMs)
+        if let startMs { w.key("startMs"); w.int(startMs) }
+        w.key("state"); w.string(state.rawValue)
+        w.key("type"); w.string(Self.metricsType)
+        if let workoutID { w.key("workoutID"); w.string(workoutID) }
+        return w.finish()
+    }
+}

@@ -1,0 +1,43 @@
+import Shared
+import Testing
+
+@testable import PhoneNode
+
+/// The stored live workout's bytes, written straight from its fields, are the canonical
+/// encoding of its `plistValue` with every combination of the optional fields.
+@Suite struct LiveWorkoutBytesTests {
+    @Test func bytesMatchTheGeneralEncoderWithAndWithoutOptionals() throws {
+        let full: PlistValue = [
+            "type": .string(LiveWorkout.metricsType), "state": .string("running"), "activity": .string("cycling"),
+            "location": .string("outdoor"), "workoutID": .string("wörk-1"), "startMs": .int(-5), "elapsedMs": .int(1 << 40),
+            "heartRateBpm": .double(.nan), "hrCount": .int(3_600), "energyKcal": .double(-0.0), "atMs": .int(1_780_000_000_000),
+        ]
+        let optional = ["location", "workoutID", "startMs", "elapsedMs", "heartRateBpm", "hrCount", "energyKcal", "atMs"]
+        for mask in 0..<(1 << optional.count) {
+            var d = try #require(full.dictionaryValue)
+            for (i, k) in optional.enumerated() where mask & (1 << i) != 0 { d[k] = nil }
+            let live = try #require(LiveWorkout(fields: .dictionary(d), receivedMs: 42 + Int64(mask)))
+            #expect(live.canonicalBytes == CanonicalEncoding.encode(live.plistValue), "mask \(mask)")
+        }
+    }
+}
+
+/// The stored link state's bytes, written straight from its fields, are the canonical
+/// encoding of its `plistValue`, with and without its optional parts.
+@Suite struct PhoneLinkStateBytesTests {
+    @Test func bytesMatchTheGeneralEncoder() {
+        var s = PhoneLinkState()
+        #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
+        s.messagesSent = 300; s.messagesFailed = 2; s.messagesReceived = 1 << 20; s.linkErrors = 1
+        s.startsByMessage = 4; s.startsByUserInfo = 5; s.complicationSent = 6; s.complicationFallback = 7
+        s.complicationFailed = 8; s.filesReceived = 9; s.contextsSent = 10
+        s.pendingStarts = [.init(messageID: .max, activity: .cycling, startMs: -3), .init(messageID: 7, activity: .running, startMs: 1 << 41)]
+        s.lastLinkError = "notReachable"; s.lastStartVia = "message"; s.lastStartResult = "failed:ü"
+        #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
+        s.lastFile = .init(name: "w.samples.plist", path: "files/w", bytes: 1234, atMs: 99, workoutID: nil, sampleCount: nil, error: nil)
+        #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
+        s.lastFile = .init(name: "w.samples.plist", path: "files/w", bytes: 1234, atMs: 99, workoutID: "w", sampleCount: 3600, error: "mismatch")
+        s.lastLinkError = nil
+        #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
+    }
+}
