@@ -10,7 +10,7 @@ extension NodeEngine {
             let v = statusValue()
             return .ok(v, text: v.jsonString())
         case "digest":
-            let d = ctx.replica.digestHex()
+            let d = ctx.replica.cachedDigestHex()
             return .ok(.string(d), text: d)
         case "link":
             let v = linkValue()

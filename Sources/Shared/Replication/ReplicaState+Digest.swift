@@ -38,4 +38,15 @@ extension ReplicaState {
 
     /// The digest as lower-case hex.
     public func digestHex() -> String { hexString(digest()) }
+
+    /// `digestHex()`, computed again only when the state changed since the last call: every
+    /// change to a record takes a new `seq` (own writes and merges), and loading from the store
+    /// clears the cache. (The scenario runner asks each node for its digest at every
+    /// `expect converged` and again at the end.)
+    public mutating func cachedDigestHex() -> String {
+        if let c = digestCache, c.seq == seq { return c.hex }
+        let hex = digestHex()
+        digestCache = (seq, hex)
+        return hex
+    }
 }

@@ -20,6 +20,9 @@ public struct ReplicaState: Sendable {
     public internal(set) var seq: UInt64 = 0
     /// Set false to skip change tracking (benchmarks of the pure merge; nothing is persisted).
     public var tracksChanges = true
+    /// The last `digestHex()` with the `seq` it was taken at (see `cachedDigestHex`). A value
+    /// like the rest: a copy carries the cache of its own state.
+    var digestCache: (seq: UInt64, hex: String)?
 
     /// One record's place.
     struct Slot: Sendable {
@@ -225,6 +228,7 @@ public struct ReplicaState: Sendable {
 
     /// Restores a record read from the store (no stamping, no change tracking).
     public mutating func load(_ key: RecordKey, _ entry: RecordEntry) {
+        digestCache = nil  // a load changes records without a new seq
         let slot = slotIndex(of: key) ?? makeSlot(key)
         if slots[slot].entry.tombstone != nil { heldTombstones -= 1 }
         if entry.tombstone != nil { heldTombstones += 1 }
