@@ -41,7 +41,7 @@ public struct PhoneApp: NodeApp {
 
     /// Loads the app's state, requests authorization on the first launch and catches up on due work.
     public mutating func onLaunch(_ ctx: inout NodeContext) {
-        let (loaded, problems) = PhoneState.decode(ctx.local)
+        let (loaded, problems) = PhoneState.decode(ctx.local.dictionary)
         state = loaded
         saved = nil
         for key in problems { ctx.log(.warning, "phone state '\(key)' did not decode; it starts from its default") }
@@ -227,15 +227,21 @@ public struct PhoneApp: NodeApp {
     mutating func save(_ ctx: inout NodeContext) {
         let keys = saved.map { state.changedKeys(since: $0) } ?? PhoneState.Key.all
         for key in keys {
+            // `live` and `link` change with nearly every event: stored as bytes written from
+            // their fields, compared as bytes, never built as values.
+            let bytes: [UInt8]? = switch key {
+            case PhoneState.Key.live: state.live?.canonicalBytes
+            case PhoneState.Key.link: state.link.canonicalBytes
+            default: nil
+            }
+            if let bytes {
+                guard ctx.local.canonicalBytes(key) != bytes else { continue }
+                ctx.setLocal(key, encoded: bytes)
+                continue
+            }
             let value = state.encoded(key)
             guard ctx.local[key] != value else { continue }
-            if key == PhoneState.Key.live, let value, let live = state.live {
-                ctx.setLocal(key, value, encoded: live.canonicalBytes)
-            } else if key == PhoneState.Key.link, let value {
-                ctx.setLocal(key, value, encoded: state.link.canonicalBytes)
-            } else {
-                ctx.setLocal(key, value)
-            }
+            ctx.setLocal(key, value)
         }
         saved = state
     }

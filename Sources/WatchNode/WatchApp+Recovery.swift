@@ -56,7 +56,7 @@ extension WatchApp {
 
     /// Recovers the active workout from its stored snapshot, if there is one.
     mutating func recoverWorkout(_ ctx: inout NodeContext) {
-        guard let loaded = WorkoutSnapshotStore.load(from: ctx.local) else { return }
+        guard let loaded = WorkoutSnapshotStore.load(from: ctx.local.dictionary) else { return }
         switch loaded {
         case .failure(let e):
             quarantineSnapshot(reason: e.description, &ctx)
@@ -68,7 +68,7 @@ extension WatchApp {
             }
             persistedWorkoutID = snapshot.workoutID
             // Chunks of another size are rewritten whole at the next persist.
-            persistedSampleCount = WorkoutSnapshotStore.hasCurrentLayout(ctx.local) ? snapshot.samples.count : 0
+            persistedSampleCount = WorkoutSnapshotStore.hasCurrentLayout(ctx.local.dictionary) ? snapshot.samples.count : 0
             for line in effects.logLines { ctx.log(.info, line) }
         }
     }
@@ -103,7 +103,7 @@ extension WatchApp {
         }
         guard let update else { return }
         for w in update.writes {
-            if let value = w.value, let bytes = w.encoded { ctx.setLocal(w.key, value, encoded: bytes) } else { ctx.setLocal(w.key, w.value) }
+            if let bytes = w.encoded { ctx.setLocal(w.key, encoded: bytes) } else { ctx.setLocal(w.key, w.value) }
         }
         persistedWorkoutID = update.workoutID
         persistedSampleCount = update.sampleCount

@@ -10,7 +10,7 @@ struct PhoneStateSaveTests {
     typealias F = PhoneFixture
 
     static func expectStoredStateMatches(_ p: PhoneHarness, after step: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let local = p.engine.ctx.local
+        let local = p.engine.ctx.local.dictionary
         let stored = local.filter { PhoneState.Key.all.contains($0.key) }
         #expect(stored == p.engine.app.state.encoded(), "after \(step): the local table differs from the state", sourceLocation: sourceLocation)
         #expect(PhoneState.decode(local).1.isEmpty, "after \(step)", sourceLocation: sourceLocation)

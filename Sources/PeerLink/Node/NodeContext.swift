@@ -17,7 +17,7 @@ public struct NodeContext: Sendable {
     var sync: ReplicaSync
     var batch = WriteBatch()
     /// The app's own durable values (not replicated), loaded at launch.
-    public internal(set) var local: [String: PlistValue] = [:]
+    public internal(set) var local = LocalValues()
     /// Log lines produced during the current event.
     var logs: [(LogLevel, String)] = []
     /// The handlers of messages sent with `sendMessage(_:reply:error:)`, by id. Not durable:
@@ -77,7 +77,7 @@ public struct NodeContext: Sendable {
 
     /// Stores (or with nil removes) one of the app's own durable values.
     public mutating func setLocal(_ key: String, _ value: PlistValue?) {
-        local[key] = value
+        local.set(key, value)
         if let value {
             batch.put(Self.localTable, Array(key.utf8), CanonicalEncoding.encode(value))
         } else {
@@ -85,12 +85,12 @@ public struct NodeContext: Sendable {
         }
     }
 
-    /// Stores one of the app's own durable values whose canonical bytes the caller already
-    /// wrote (`encoded` MUST be `CanonicalEncoding.encode(value)`; checked in debug builds):
-    /// for values stored on every event, written straight from their fields.
-    public mutating func setLocal(_ key: String, _ value: PlistValue, encoded: [UInt8]) {
-        assert(encoded == CanonicalEncoding.encode(value), "the bytes given for \(key) are not its canonical encoding")
-        local[key] = value
+    /// Stores one of the app's own durable values given as its canonical bytes, written
+    /// straight from its fields (values stored on every event); `local[key]` decodes them
+    /// when read. The bytes MUST decode (`CanonicalEncoding`'s rules; checked in debug builds).
+    public mutating func setLocal(_ key: String, encoded: [UInt8]) {
+        assert((try? CanonicalEncoding.decode(encoded)) != nil, "the bytes given for \(key) are not a canonical encoding")
+        local.set(key, encoded: encoded)
         batch.put(Self.localTable, Array(key.utf8), encoded)
     }
 

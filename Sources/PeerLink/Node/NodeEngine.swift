@@ -79,7 +79,7 @@ public final class NodeEngine<App: NodeApp> {
         ctx = NodeContext(role: role, now: now, calendar: calendar, language: language,
                           session: LinkSession(config: config, persistent: linkState, seed: seed),
                           replica: replica, sync: sync)
-        ctx.local = local
+        ctx.local = LocalValues(local)
         ctx.files = files
         if case .resetAfterCorruption(let reason, let moved) = opening {
             // The seed's requirement 5.2: reset to the initial state and record an error log.

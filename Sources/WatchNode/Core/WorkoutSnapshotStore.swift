@@ -28,9 +28,9 @@ public enum WorkoutSnapshotStore {
     /// The chunk size of a head without `chunkSize` (stores written before it was recorded).
     static let legacySamplesPerChunk = 256
 
-    /// One durable write: set `key` to `value`, or remove it when `value` is nil; `encoded`
-    /// is the value's canonical encoding when it was written straight from the fields
-    /// (`headBytes`, `chunkBytes`).
+    /// One durable write: set `key` to its canonical bytes `encoded` (written straight from the
+    /// fields: `headBytes`, `chunkBytes`), or to `value`; remove it when both are nil. `value`
+    /// comes beside `encoded` only when asked for (`writes(for:)`: tests and tools).
     public typealias Write = (key: String, value: PlistValue?, encoded: [UInt8]?)
 
     // MARK: - Writing
@@ -40,7 +40,7 @@ public enum WorkoutSnapshotStore {
     public static func writes(for snapshot: WorkoutSnapshot, persistedSampleCount: Int) -> [Write] {
         var head = snapshot
         head.samples = []
-        return writes(head: head, sampleCount: snapshot.samples.count, persistedSampleCount: persistedSampleCount) {
+        return writes(head: head, sampleCount: snapshot.samples.count, persistedSampleCount: persistedSampleCount, withValues: true) {
             Array(snapshot.samples[$0])
         }
     }
@@ -48,12 +48,17 @@ public enum WorkoutSnapshotStore {
     /// The writes for a snapshot given as its head (`samples` empty) and its `sampleCount`
     /// samples, of which `samples(range)` returns the ones in `range` (only the rewritten
     /// chunks are asked for).
-    static func writes(head: WorkoutSnapshot, sampleCount count: Int, persistedSampleCount: Int,
+    /// (Building the values too costs as much as the bytes; the node stores only the bytes.)
+    static func writes(head: WorkoutSnapshot, sampleCount count: Int, persistedSampleCount: Int, withValues: Bool = false,
                        samples: (Range<Int>) -> [WorkoutSnapshot.Sample]) -> [Write] {
-        guard case .dictionary(var d) = head.plistValue() else { preconditionFailure("a snapshot encodes as a dictionary") }
-        d["sampleCount"] = .int(Int64(count))
-        d["chunkSize"] = .int(Int64(samplesPerChunk))
-        var out: [Write] = [(headKey, .dictionary(d), headBytes(head, sampleCount: count))]
+        var headValue: PlistValue? = nil
+        if withValues {
+            guard case .dictionary(var d) = head.plistValue() else { preconditionFailure("a snapshot encodes as a dictionary") }
+            d["sampleCount"] = .int(Int64(count))
+            d["chunkSize"] = .int(Int64(samplesPerChunk))
+            headValue = .dictionary(d)
+        }
+        var out: [Write] = [(headKey, headValue, headBytes(head, sampleCount: count))]
         guard count > persistedSampleCount else { return out }
         let first = max(0, persistedSampleCount) / samplesPerChunk
         let last = (count - 1) / samplesPerChunk
@@ -61,7 +66,7 @@ public enum WorkoutSnapshotStore {
             let lower = i * samplesPerChunk
             let upper = min(count, lower + samplesPerChunk)
             let chunk = samples(lower..<upper)[...]
-            out.append((chunkKey(i), encodeChunk(chunk), chunkBytes(chunk)))
+            out.append((chunkKey(i), withValues ? encodeChunk(chunk) : nil, chunkBytes(chunk)))
         }
         return out
     }
