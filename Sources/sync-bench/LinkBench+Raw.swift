@@ -68,8 +68,10 @@ enum RawTCPBaseline {
         return Double(t1 - t0) / 1000 / Double(rounds)
     }
 
-    /// Throughput of a one-way stream of `bytes`, in MB/s (10^6 bytes).
-    static func streamMBps(bytes: Int) throws -> Double {
+    /// MB/s (10^6 bytes) of `bytes` that `send` writes into a loopback socket while a thread
+    /// reads them and hands each read to `receive`, until all have arrived.
+    static func timedStreamMBps(bytes: Int, receive: @escaping @Sendable (_ buffer: [UInt8], _ count: Int) -> Void,
+                                send: (_ socket: Int32) -> Void) throws -> Double {
         let (c, s) = try socketPair()
         defer { close(c); close(s) }
         let done = DispatchSemaphore(value: 0)
@@ -79,22 +81,29 @@ enum RawTCPBaseline {
             while got < bytes {
                 let n = buf.withUnsafeMutableBytes { read(s, $0.baseAddress, $0.count) }
                 if n <= 0 { break }
+                receive(buf, n)
                 got += n
             }
             done.signal()
         }
         reader.start()
-        let chunk = [UInt8](repeating: 1, count: 256 * 1024)
         let t0 = monotonicNs()
-        var sent = 0
-        while sent < bytes {
-            let n = min(chunk.count, bytes - sent)
-            writeFully(c, chunk, n)
-            sent += n
-        }
+        send(c)
         done.wait()
-        let t1 = monotonicNs()
-        return Double(bytes) / 1e6 / (Double(t1 - t0) / 1e9)
+        return Double(bytes) / 1e6 / (Double(monotonicNs() - t0) / 1e9)
+    }
+
+    /// Throughput of a one-way stream of `bytes` from memory to memory, in MB/s.
+    static func streamMBps(bytes: Int) throws -> Double {
+        let chunk = [UInt8](repeating: 1, count: 256 * 1024)
+        return try timedStreamMBps(bytes: bytes, receive: { _, _ in }) { c in
+            var sent = 0
+            while sent < bytes {
+                let n = min(chunk.count, bytes - sent)
+                writeFully(c, chunk, n)
+                sent += n
+            }
+        }
     }
 
     /// Throughput of copying the file at `source` to `destination` over a loopback socket
@@ -102,37 +111,19 @@ enum RawTCPBaseline {
     /// file), in MB/s: the file transfer's baseline — the same bytes, files at both ends,
     /// without a protocol, hashing or durability.
     static func fileStreamMBps(source: String, destination: String) throws -> Double {
-        let (c, s) = try socketPair()
-        defer { close(c); close(s) }
         let inFD = open(source, O_RDONLY)
         let outFD = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard inFD >= 0, outFD >= 0 else { throw POSIXError("open") }
         defer { close(inFD); close(outFD); unlink(destination) }
         var st = stat()
         guard fstat(inFD, &st) == 0 else { throw POSIXError("fstat") }
-        let bytes = Int(st.st_size)
-        let done = DispatchSemaphore(value: 0)
-        let reader = Thread {
-            var buf = [UInt8](repeating: 0, count: 256 * 1024)
-            var got = 0
-            while got < bytes {
-                let n = buf.withUnsafeMutableBytes { read(s, $0.baseAddress, $0.count) }
+        return try timedStreamMBps(bytes: Int(st.st_size), receive: { buf, n in writeFully(outFD, buf, n) }) { c in
+            var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(inFD, $0.baseAddress, $0.count) }
                 if n <= 0 { break }
-                writeFully(outFD, buf, n)
-                got += n
+                writeFully(c, chunk, n)
             }
-            done.signal()
         }
-        reader.start()
-        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
-        let t0 = monotonicNs()
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(inFD, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            writeFully(c, chunk, n)
-        }
-        done.wait()
-        let t1 = monotonicNs()
-        return Double(bytes) / 1e6 / (Double(t1 - t0) / 1e9)
     }
 }
