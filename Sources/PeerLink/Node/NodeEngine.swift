@@ -50,9 +50,6 @@ public final class NodeEngine<App: NodeApp> {
     public private(set) var bytesIn = 0
     public private(set) var bytesOut = 0
 
-    /// The user-info key that carries replica deltas.
-    public static var syncKey: String { NodeContext.replicaSyncKey }
-
     /// Opens the node over `store`. Throws `StoreCorruption` when the store does not load:
     /// the shell then quarantines it and calls again with an empty store and `opening`
     /// `.resetAfterCorruption`.
@@ -84,10 +81,10 @@ public final class NodeEngine<App: NodeApp> {
         if case .resetAfterCorruption(let reason, let moved) = opening {
             // The seed's requirement 5.2: reset to the initial state and record an error log.
             ctx.log(.error, "store corrupt (\(reason)); moved to \(moved); started from the initial state; the peer will resend its data")
+            ctx.launchedAfterStoreReset = true
         }
         ctx.session.onClock(now: now)
         ctx.session.activate()
-        if case .resetAfterCorruption = opening { ctx.launchedAfterStoreReset = true }
         self.app.onLaunch(&ctx)
         ctx.launchedAfterStoreReset = false
         finish()
@@ -184,14 +181,10 @@ public final class NodeEngine<App: NodeApp> {
     }
 
     /// The earliest time `tick` has work other than keeping an idle link alive.
-    public var nextWorkDeadline: EpochMs? {
-        [ctx.session.nextDeadline(includingLiveness: false), app.nextDeadline(ctx).map { $0 - wallOffsetMs }].compactMap { $0 }.min()
-    }
+    public var nextWorkDeadline: EpochMs? { deadlines.work }
 
     /// The earliest time `tick` has work (session timers, reconnect, app timers).
-    public var nextDeadline: EpochMs? {
-        [ctx.session.nextDeadline(), app.nextDeadline(ctx).map { $0 - wallOffsetMs }].compactMap { $0 }.min()
-    }
+    public var nextDeadline: EpochMs? { deadlines.all }
 
     /// `nextDeadline` and `nextWorkDeadline` at once (the app's deadline asked once); the
     /// simulator asks after every entry point.
@@ -290,12 +283,12 @@ public final class NodeEngine<App: NodeApp> {
         if ctx.handleMessageOutcome(event) { return }
         switch event {
         case .didReceiveUserInfo(let info, _):
-            if case .data(let bytes)? = info[Self.syncKey] {
+            if case .data(let bytes)? = info[NodeContext.replicaSyncKey] {
                 receiveDelta(bytes)
                 return
             }
         case .didFinishUserInfoTransfer(let t, let error):
-            if t.userInfo[Self.syncKey] != nil {
+            if t.userInfo[NodeContext.replicaSyncKey] != nil {
                 if error == nil { ctx.sync.onPartConfirmed() } else { ctx.sync.onPartFailed() }
                 return
             }
@@ -339,7 +332,7 @@ public final class NodeEngine<App: NodeApp> {
             ctx.log(.debug, "replica delta out: \(first.baseSeq)…\(first.upToSeq), \(parts.reduce(0) { $0 + $1.records.count }) records in \(parts.count) parts, to store \(String(first.ackIncarnation, radix: 16).prefix(6))\(first.storeWasReset ? ", announces a reset" : "")")
         }
         for part in parts {
-            let info: PlistValue = [Self.syncKey: .data(ReplicaDeltaCodec.encode(part))]
+            let info: PlistValue = [NodeContext.replicaSyncKey: .data(ReplicaDeltaCodec.encode(part))]
             if case .failure(let e) = ctx.session.transferUserInfo(info, now: monoNow) {
                 ctx.log(.error, "replica delta not queued: \(e)")
                 ctx.sync.onPartFailed()

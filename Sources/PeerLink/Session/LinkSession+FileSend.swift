@@ -118,10 +118,10 @@ extension LinkSession {
     /// A new connection is up and the peer said which files it delivered: a cancelled file it
     /// has not delivered was sent on a connection that is gone and is never sent again.
     mutating func dropCancelledFiles() {
-        for f in persistent.outgoingFiles where f.isCancelled {
-            persistent.outgoingFiles.removeAll { $0.number == f.number }
-            persist { $0.delete(LinkPersistence.filesOut, storeKey(f.number)) }
-        }
+        let cancelled = persistent.outgoingFiles.filter(\.isCancelled).map(\.number)
+        guard !cancelled.isEmpty else { return }
+        persistent.outgoingFiles.removeAll(where: \.isCancelled)
+        persist { b in for n in cancelled { b.delete(LinkPersistence.filesOut, storeKey(n)) } }
     }
 
     // MARK: - Sending
@@ -131,25 +131,16 @@ extension LinkSession {
         guard activationState == .activated, var a = active, let head = persistent.outgoingFiles.first, head.sizeBytes >= 0 else { return }
         a.nowMs = max(a.nowMs, now)
         let wasIdle = !a.awaitsAck(self)
-        if head.isCancelled {
-            // Asked whether it was delivered; nothing else is sent until the answer.
-            if a.file?.number != head.number {
-                a.file = FileSendState(number: head.number)
-                if wasIdle { a.lastProgressMs = a.nowMs }
-                active = a
-                send(a.id, Frame(.fileCancel, FrameBodies.encodeVarint(head.number)))
-            }
-            return
-        }
         if a.file?.number != head.number {
             a.file = FileSendState(number: head.number)
             if wasIdle { a.lastProgressMs = a.nowMs }
             active = a
+            // A cancelled head is asked about (nothing else is sent until the answer); another is offered.
             let offer = FrameBodies.FileOffer(number: head.number, sizeBytes: head.sizeBytes, name: head.name, metadata: head.metadata)
-            send(a.id, Frame(.fileOffer, offer.encode()))
+            send(a.id, head.isCancelled ? Frame(.fileCancel, FrameBodies.encodeVarint(head.number)) : Frame(.fileOffer, offer.encode()))
             return
         }
-        guard var f = a.file, !f.awaitingResume else { return }
+        guard !head.isCancelled, var f = a.file, !f.awaitingResume else { return }
         while f.sendOffset < head.sizeBytes && f.sendOffset - f.ackedOffset < config.fileWindowBytes {
             let count = Int(min(Int64(min(config.fileChunkBytes, FrameBodies.maxFileChunkBytes)), head.sizeBytes - f.sendOffset))
             actions.append(.sendFileChunk(a.id, number: head.number, path: head.path, offset: f.sendOffset, count: count))

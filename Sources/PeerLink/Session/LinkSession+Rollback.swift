@@ -14,7 +14,8 @@ import Shared
 extension LinkSession {
     mutating func recoverFromOwnRollback(peer info: SessionInfo) {
         let delivered = [info.lastDelivered, info.lastComplicationDelivered]
-        emitLog(.warning, "our store went back in time: the \(config.role.peer) delivered up to \(delivered.max()!) of our transfers, we had issued up to \(persistent.nextSeq - 1); renumbering what this run queued and asking for everything again")
+        let peerHolds = delivered.max()!
+        emitLog(.warning, "our store went back in time: the \(config.role.peer) delivered up to \(peerHolds) of our transfers, we had issued up to \(persistent.nextSeq - 1); renumbering what this run queued and asking for everything again")
         var batch = WriteBatch()
         var renumbered: [OutboxItem] = []
         for stream in UserInfoStream.allCases {
@@ -35,7 +36,7 @@ extension LinkSession {
             }
             outboxes[stream.rawValue] = OutboxQueue(kept)
         }
-        let floor = max(persistent.nextSeq, (delivered.max() ?? 0) + 1)
+        let floor = max(persistent.nextSeq, peerHolds + 1)
         persistent.nextSeq = floor
         for var item in renumbered.sorted(by: { $0.seq < $1.seq }) {
             batch.delete(LinkPersistence.outbox, storeKey(item.seq))

@@ -83,11 +83,10 @@ extension LinkSession {
     public mutating func cancelUserInfo(id: String) -> Bool {
         guard id.hasPrefix("u"), let seq = UInt64(id.dropFirst()) else { return false }
         for s in UserInfoStream.allCases {
-            let q = outboxes[s.rawValue]
-            let i = q.index(after: seq - 1)
-            guard i < q.endIndex, q[i].seq == seq, !q[i].isCancelled else { continue }
-            let onThisLink = active.map { seq <= $0.highestSent[s.rawValue] } ?? false
-            let mayHaveLeft = seq <= persistent.highestSeqSent && (active == nil || onThisLink)
+            guard let item = outboxes[s.rawValue].item(seq: seq), !item.isCancelled else { continue }
+            // On a link: sent on it (what went on a gone one, the handshake showed undelivered).
+            // Without one: ever sent.
+            let mayHaveLeft = active.map { seq <= $0.highestSent[s.rawValue] } ?? (seq <= persistent.highestSeqSent)
             guard mayHaveLeft else {
                 // Never on the wire (or only on a connection that is gone, which the handshake
                 // showed undelivered): it can no longer be delivered.
@@ -95,9 +94,9 @@ extension LinkSession {
                 persist { $0.delete(LinkPersistence.outbox, storeKey(seq)) }
                 return true
             }
-            let item = outboxes[s.rawValue].markCancelled(seq: seq)!
-            persist { $0.put(LinkPersistence.outbox, storeKey(seq), LinkPersistence.encodeItem(item)) }
-            if let a = active { send(a.id, Frame(.userInfoCancel, FrameBodies.UserInfoCancel(seq: seq, isComplicationStream: s == .complication).encode())) }
+            let marked = outboxes[s.rawValue].markCancelled(seq: seq)!
+            persist { $0.put(LinkPersistence.outbox, storeKey(seq), LinkPersistence.encodeItem(marked)) }
+            if let a = active { sendUserInfoCancel(marked, on: a.id) }
             return true
         }
         return false
@@ -107,9 +106,7 @@ extension LinkSession {
     mutating func onUserInfoCancelReply(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let r = try FrameBodies.UserInfoCancel.decode(frame.body)
         let stream: UserInfoStream = r.isComplicationStream ? .complication : .ordinary
-        let q = outboxes[stream.rawValue]
-        let i = q.index(after: r.seq - 1)
-        guard i < q.endIndex, q[i].seq == r.seq, q[i].isCancelled, var a = active else { return }
+        guard outboxes[stream.rawValue].item(seq: r.seq)?.isCancelled == true, var a = active else { return }
         a.lastProgressMs = now
         if r.wasDelivered {
             active = a
@@ -124,15 +121,18 @@ extension LinkSession {
         sendOutbox(now: now)
     }
 
+    /// Asks the peer whether it delivered the cancelled `item`.
+    mutating func sendUserInfoCancel(_ item: OutboxItem, on id: ConnectionID) {
+        send(id, Frame(.userInfoCancel, FrameBodies.UserInfoCancel(seq: item.seq, isComplicationStream: item.stream == .complication).encode()))
+    }
+
     /// A new connection is up and the peer said what it delivered (`onPeerDelivered` ran):
     /// cancelled transfers it has not delivered were sent on connections that are gone and
     /// are never sent again, so they are never delivered.
     mutating func dropCancelledUserInfo() {
         for s in UserInfoStream.allCases where outboxes[s.rawValue].cancelledCount > 0 {
-            for item in outboxes[s.rawValue].live where item.isCancelled {
-                outboxes[s.rawValue].remove(seq: item.seq)
-                persist { $0.delete(LinkPersistence.outbox, storeKey(item.seq)) }
-            }
+            let dropped = outboxes[s.rawValue].removeCancelled()
+            persist { b in for seq in dropped { b.delete(LinkPersistence.outbox, storeKey(seq)) } }
         }
     }
 
@@ -150,15 +150,15 @@ extension LinkSession {
             guard var a = active else { return }
             let q = outboxes[stream.rawValue]
             var i = q.index(after: a.sentThrough[stream.rawValue])
+            let firstCancelled = q.firstCancelledSeq  // nothing after it is sent until it is answered
             while i < q.endIndex && i - q.head < config.maxUserInfoInFlight {
                 let item = q[i]
+                if let c = firstCancelled, c < item.seq { break }
                 if item.isCancelled {
-                    // Ask again (a retransmission) and send nothing after it until answered.
-                    send(a.id, Frame(.userInfoCancel, FrameBodies.UserInfoCancel(seq: item.seq, isComplicationStream: stream == .complication).encode()))
+                    sendUserInfoCancel(item, on: a.id)  // asked again (a retransmission)
                     a.sentThrough[stream.rawValue] = item.seq
                     break
                 }
-                if let c = q.firstCancelledSeq, c < item.seq { break }
                 let body = FrameBodies.UserInfo(seq: item.seq, prev: q.prev(at: i), isComplicationStream: stream == .complication,
                                                 isCurrent: item.isCurrent, payload: item.encoded)
                 actions.append(.send(a.id, Frame(.userInfo, body.encode())))

@@ -20,7 +20,19 @@ struct OutboxQueue: Sendable, Equatable {
 
     subscript(i: Int) -> OutboxItem { items[i] }
 
-    mutating func append(_ item: OutboxItem) { items.append(item) }
+    mutating func append(_ item: OutboxItem) {
+        items.append(item)
+        if item.isCancelled { cancelledCount += 1 }
+    }
+
+    /// Removes every cancelled item; returns their seqs.
+    mutating func removeCancelled() -> [UInt64] {
+        let seqs = live.filter(\.isCancelled).map(\.seq)
+        let kept = live.filter { !$0.isCancelled }
+        items.replaceSubrange(head..., with: kept)
+        cancelledCount = 0
+        return seqs
+    }
 
     /// Removes and returns every item with seq ≤ `seq` (they are at the front).
     mutating func removeThrough(_ seq: UInt64) -> ArraySlice<OutboxItem> {
@@ -35,18 +47,25 @@ struct OutboxQueue: Sendable, Equatable {
         return removed
     }
 
+    /// The index of the live item with `seq`, nil when there is none.
+    func index(of seq: UInt64) -> Int? {
+        let i = index(after: seq - 1)
+        return i < items.count && items[i].seq == seq ? i : nil
+    }
+
+    /// The live item with `seq`, nil when there is none.
+    func item(seq: UInt64) -> OutboxItem? { index(of: seq).map { items[$0] } }
+
     /// Removes the item with `seq`, wherever it is.
     mutating func remove(seq: UInt64) -> OutboxItem? {
-        let i = index(after: seq - 1)
-        guard i < items.count, items[i].seq == seq else { return nil }
+        guard let i = index(of: seq) else { return nil }
         if items[i].isCancelled { cancelledCount -= 1 }
         return items.remove(at: i)
     }
 
     /// Marks the item with `seq` cancelled; returns it (nil when there is none).
     mutating func markCancelled(seq: UInt64) -> OutboxItem? {
-        let i = index(after: seq - 1)
-        guard i < items.count, items[i].seq == seq else { return nil }
+        guard let i = index(of: seq) else { return nil }
         if !items[i].isCancelled { items[i].isCancelled = true; cancelledCount += 1 }
         return items[i]
     }
