@@ -4,8 +4,8 @@ extension LiveWorkout {
     /// The canonical bytes of `plistValue`, written straight from the fields with the keys in
     /// byte order: the phone stores the live workout on every live-metrics message, and
     /// walking, sorting and encoding the dictionary cost more than building it.
-    /// MUST equal `CanonicalEncoding.encode(plistValue)` (checked by `NodeContext.setLocal` in
-    /// debug builds; tested).
+    /// MUST equal `CanonicalEncoding.encode(plistValue)` (tested; `NodeContext.setLocal(_:encoded:)`
+    /// checks in debug builds that they decode).
     var canonicalBytes: [UInt8] {
         let w = CanonicalEncoding.DirectWriter(capacity: 256)
         let optionals = [location == nil, workoutID == nil, startMs == nil, elapsedMs == nil, heartRateBpm == nil,

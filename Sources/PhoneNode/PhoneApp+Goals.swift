@@ -28,7 +28,7 @@ extension PhoneApp {
     func nextGoalID(_ ctx: NodeContext) -> (id: String, counter: Int) {
         let suffix = state.ids.provisionalSuffix.map { "-" + $0 } ?? ""
         let (id, counter) = CountdownCommands.makeGoalID(prefix: Self.goalIDPrefix, after: state.ids.goal) { id in
-            ctx.replica.records[RecordKey(CountdownGoal.collection, id + suffix)] != nil
+            ctx.replica.entry(RecordKey(CountdownGoal.collection, id + suffix)) != nil
         }
         return (id + suffix, counter)
     }

@@ -160,9 +160,9 @@ extension PhoneApp {
             case nil: return c
             case "sent": return .int(Int64(l.contextsSent))
             case "settings":
-                guard rest.count > 1 else { return c["settings"] }
+                guard rest.count > 1 else { return c[Self.settingsContextKey] }
                 let names = ["step-goal": "stepGoal", "energy-goal": "energyGoal", "weekly-summary": "weeklySummary", "run-detection": "runDetection"]
-                return c["settings"]?[names[rest[1]] ?? rest[1]]
+                return c[Self.settingsContextKey]?[names[rest[1]] ?? rest[1]]
             default: return c[rest[0]]
             }
         case "watch-start":

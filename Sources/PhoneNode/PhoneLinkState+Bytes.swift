@@ -4,8 +4,8 @@ extension PhoneLinkState {
     /// The canonical bytes of `plistValue`, written straight from the fields with the keys in
     /// byte order: the phone stores its link state on every message it receives, and walking,
     /// sorting and encoding the dictionary cost more than building it.
-    /// MUST equal `CanonicalEncoding.encode(plistValue)` (checked by `NodeContext.setLocal` in
-    /// debug builds; tested).
+    /// MUST equal `CanonicalEncoding.encode(plistValue)` (tested; `NodeContext.setLocal(_:encoded:)`
+    /// checks in debug builds that they decode).
     var canonicalBytes: [UInt8] {
         let w = CanonicalEncoding.DirectWriter(capacity: 512 + 64 * pendingStarts.count)
         var count = 12

@@ -56,7 +56,8 @@ extension WatchApp {
 
     /// Recovers the active workout from its stored snapshot, if there is one.
     mutating func recoverWorkout(_ ctx: inout NodeContext) {
-        guard let loaded = WorkoutSnapshotStore.load(from: ctx.local.dictionary) else { return }
+        let stored = ctx.local.dictionary
+        guard let loaded = WorkoutSnapshotStore.load(from: stored) else { return }
         switch loaded {
         case .failure(let e):
             quarantineSnapshot(reason: e.description, &ctx)
@@ -68,7 +69,7 @@ extension WatchApp {
             }
             persistedWorkoutID = snapshot.workoutID
             // Chunks of another size are rewritten whole at the next persist.
-            persistedSampleCount = WorkoutSnapshotStore.hasCurrentLayout(ctx.local.dictionary) ? snapshot.samples.count : 0
+            persistedSampleCount = WorkoutSnapshotStore.hasCurrentLayout(stored) ? snapshot.samples.count : 0
             for line in effects.logLines { ctx.log(.info, line) }
         }
     }
@@ -97,13 +98,13 @@ extension WatchApp {
         let stored = persistedWorkoutID != nil && persistedWorkoutID == manager.session?.id ? persistedSampleCount : 0
         let update = manager.snapshotWrites(at: ctx.now, persistedSampleCount: stored)
         if persistedWorkoutID != nil, persistedWorkoutID != update?.workoutID {
-            for w in WorkoutSnapshotStore.removals(sampleCount: persistedSampleCount) { ctx.setLocal(w.key, w.value) }
+            for w in WorkoutSnapshotStore.removals(sampleCount: persistedSampleCount) { ctx.setLocal(w.key, nil) }
             persistedWorkoutID = nil
             persistedSampleCount = 0
         }
         guard let update else { return }
         for w in update.writes {
-            if let bytes = w.encoded { ctx.setLocal(w.key, encoded: bytes) } else { ctx.setLocal(w.key, w.value) }
+            ctx.setLocal(w.key, encoded: w.encoded!)  // `snapshotWrites` gives every write as bytes
         }
         persistedWorkoutID = update.workoutID
         persistedSampleCount = update.sampleCount

@@ -28,8 +28,12 @@ public struct ByteWriter: Sendable {
 
     /// Zigzag then LEB128, so small negative numbers stay short.
     public mutating func writeSignedVarint(_ value: Int64) {
-        writeVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+        writeVarint(Self.zigzag(value))
     }
+
+    /// Zigzag: 0, -1, 1, -2… → 0, 1, 2, 3…
+    @inline(__always)
+    public static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
 
     public mutating func writeUInt16BE(_ v: UInt16) {
         bytes.append(UInt8(v >> 8)); bytes.append(UInt8(truncatingIfNeeded: v))

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension CanonicalEncoding {
     /// Canonical values written straight from typed fields, for the few values encoded on
     /// every event (a workout's stored head and sample chunk) that would otherwise be built as
@@ -43,7 +37,7 @@ extension CanonicalEncoding {
         /// `.int(i)`.
         @inlinable public func int(_ i: Int64) {
             byte(CanonicalEncoding.Tag.int.rawValue)
-            varint(UInt64(bitPattern: (i << 1) ^ (i >> 63)))
+            varint(ByteWriter.zigzag(i))
         }
 
         /// `.double(d)`.

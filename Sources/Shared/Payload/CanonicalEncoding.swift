@@ -117,7 +117,7 @@ public enum CanonicalEncoding {
     public static func encodedSize(_ value: PlistValue) -> Int {
         switch value {
         case .string(let s): return 1 + lengthPrefixedSize(s.utf8.count)
-        case .int(let i): return 1 + varintSize(UInt64(bitPattern: (i << 1) ^ (i >> 63)))
+        case .int(let i): return 1 + varintSize(ByteWriter.zigzag(i))
         case .double, .date: return 9
         case .bool: return 1
         case .data(let bytes): return 1 + lengthPrefixedSize(bytes.count)

@@ -16,18 +16,13 @@ public enum WatchLinkEffect: Sendable, Hashable {
     public var summary: String {
         switch self {
         case .sendMessage(let m):
-            Self.messageSummary(m, bytes: CanonicalEncoding.encodedSize(m))
+            Self.messageSummary(type: m["type"]?.stringValue, bytes: CanonicalEncoding.encodedSize(m))
         case .transferFile(let name, let bytes, _):
             "transferFile \(name) \(bytes.count) B"
         }
     }
 
-    /// `summary` of `.sendMessage(m)` when the canonical size of `m` is already known.
-    static func messageSummary(_ m: PlistValue, bytes: Int) -> String {
-        messageSummary(type: m["type"]?.stringValue, bytes: bytes)
-    }
-
-    /// The same, given the message's `type` (nil when it has none).
+    /// `summary` of a `.sendMessage` given its `type` (nil when it has none) and canonical size.
     static func messageSummary(type: String?, bytes: Int) -> String {
         "sendMessage \(type ?? "?") \(bytes) B"
     }

@@ -18,6 +18,9 @@ extension WorkoutSnapshot {
     static let heartRateCode: UInt8 = 0
     static let energyCode: UInt8 = 1
 
+    /// The stored code of a sample's kind.
+    static func kindCode(_ s: Sample) -> UInt8 { s.kind == .heartRate ? heartRateCode : energyCode }
+
     // MARK: - Encoding
 
     /// The snapshot as a property-list dictionary.
@@ -29,7 +32,7 @@ extension WorkoutSnapshot {
             "state": .string(state.rawValue),
             "eventKinds": .data(events.map { $0.kind == .pause ? 0 : 1 }),
             "eventTimes": .array(Self.deltas(events.map(\.atMs), from: base).map { .int($0) }),
-            "sampleKinds": .data(samples.map { $0.kind == .heartRate ? Self.heartRateCode : Self.energyCode }),
+            "sampleKinds": .data(samples.map(Self.kindCode)),
             "sampleStarts": .array(Self.deltas(samples.map(\.startMs), from: base).map { .int($0) }),
             "sampleDurations": .array(samples.map { .int($0.endMs - $0.startMs) }),
             "sampleValues": .array(samples.map { .double($0.value) }),

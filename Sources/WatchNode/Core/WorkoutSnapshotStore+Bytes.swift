@@ -4,8 +4,8 @@ import Shared
 /// fields: both are stored after every sample, and walking, sorting and encoding the values
 /// built for them cost more than building them (a sixth of the watch's time in a workout).
 ///
-/// Each MUST equal `CanonicalEncoding.encode` of the value `writes` stores under the same key
-/// (`NodeContext.setLocal(_:_:encoded:)` checks it in debug builds; tested): the layout is the
+/// Each MUST equal `CanonicalEncoding.encode` of the value `writes(for:)` gives for the same key
+/// (tested; `NodeContext.setLocal(_:encoded:)` checks in debug builds that they decode): the layout is the
 /// one `WorkoutSnapshot.plistValue()` and `encodeChunk` define, with the keys in byte order.
 extension WorkoutSnapshotStore {
     /// The head: `head.plistValue()` plus `sampleCount` and `chunkSize`.
@@ -36,7 +36,7 @@ extension WorkoutSnapshotStore {
         w.key("location"); w.string(head.configuration.location.rawValue)
         int("sampleCount", Int64(sampleCount))
         ints("sampleDurations", samples.map { $0.endMs - $0.startMs })
-        w.key("sampleKinds"); w.data(samples.map { $0.kind == .heartRate ? WorkoutSnapshot.heartRateCode : WorkoutSnapshot.energyCode })
+        w.key("sampleKinds"); w.data(samples.map(WorkoutSnapshot.kindCode))
         ints("sampleStarts", WorkoutSnapshot.deltas(samples.map(\.startMs), from: base))
         w.key("sampleValues"); w.arrayHeader(count: samples.count)
         for s in samples { w.double(s.value) }
@@ -54,7 +54,7 @@ extension WorkoutSnapshotStore {
         w.dictionaryHeader(count: 4)
         w.key("durations"); w.arrayHeader(count: samples.count)
         for s in samples { w.int(s.endMs - s.startMs) }
-        w.key("kinds"); w.data(samples.map { $0.kind == .heartRate ? WorkoutSnapshot.heartRateCode : WorkoutSnapshot.energyCode })
+        w.key("kinds"); w.data(samples.map(WorkoutSnapshot.kindCode))
         w.key("starts"); w.arrayHeader(count: samples.count)
         var previous: EpochMs = 0
         for s in samples {

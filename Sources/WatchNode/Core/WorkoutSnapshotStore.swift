@@ -131,7 +131,7 @@ public enum WorkoutSnapshotStore {
             previous = s.startMs
         }
         return [
-            "kinds": .data(samples.map { $0.kind == .heartRate ? WorkoutSnapshot.heartRateCode : WorkoutSnapshot.energyCode }),
+            "kinds": .data(samples.map(WorkoutSnapshot.kindCode)),
             "starts": .array(starts),
             "durations": .array(samples.map { .int($0.endMs - $0.startMs) }),
             "values": .array(samples.map { .double($0.value) }),
