@@ -8,3 +8,12 @@ func monotonicNs() -> UInt64 {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
+
+/// CPU time (user + system) of the whole process so far, in seconds: every thread's, so
+/// around a copy it counts both ends of it (the other threads idle in `poll` meanwhile).
+func processCPUSeconds() -> Double {
+    var u = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &u)
+    func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return s(u.ru_utime) + s(u.ru_stime)
+}
