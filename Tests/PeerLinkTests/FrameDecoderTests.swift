@@ -36,6 +36,31 @@ struct FrameDecoderTests {
         #expect(single == frames, "seed \(seed)")
     }
 
+    /// Reads of random sizes, some fed twice before frames are taken: frames cut straight
+    /// from the fed bytes and frames gathered across reads come out the same, in order.
+    @Test(arguments: [UInt64(5), 6, 7, 8])
+    func randomReadsDecodeLikeWhole(seed: UInt64) throws {
+        let frames = Self.randomFrames(seed: seed, count: 60)
+        var stream: [UInt8] = []
+        for f in frames { FrameEncoder.append(f, to: &stream) }
+        var rng = SplitMix64(seed: seed &* 31)
+        var d = FrameDecoder()
+        var out: [Frame] = []
+        var at = 0
+        while at < stream.count {
+            let n = min(stream.count - at, rng.next(in: 1...1_500))
+            // The shell's read buffer: one array, overwritten by every read.
+            let read = Array(stream[at..<at + n])
+            d.feed(read[...])
+            at += n
+            if rng.next(in: 0...3) != 0 || at == stream.count {
+                while let f = try d.next() { out.append(f) }
+            }
+        }
+        #expect(d.bufferedByteCount == 0, "seed \(seed)")
+        #expect(out == frames, "seed \(seed)")
+    }
+
     @Test func oversizedLengthIsRefusedFromTheHeaderAlone() {
         var d = FrameDecoder(maxBodyBytes: 1024)
         // Only the 8 header bytes: the body is never sent, so nothing can be buffered for it.
