@@ -8,17 +8,23 @@ extension NodeEngine {
     func sendFileChunk(_ id: ConnectionID, number: UInt64, path: String, offset: Int64, count: Int) {
         do {
             let header = FrameBodies.FileChunk.header(number: number, offset: offset)
-            var out = [UInt8]()
-            out.reserveCapacity(FrameHeader.size + header.count + count)
-            FrameEncoder.appendHeader(kind: .fileChunk, bodyCount: header.count + count, to: &out)
-            out.append(contentsOf: header)
-            try files.read(path, offset: offset, count: count, appendingTo: &out)
-            guard out.count == FrameHeader.size + header.count + count else { throw FileStorageError("\(path) is shorter than when it was queued") }
+            let contentStart = FrameHeader.size + header.count
+            // Built in place: the content is read straight into the frame (nothing zeroed or copied).
+            let out = try [UInt8](unsafeUninitializedCapacity: contentStart + count) { buffer, initialized in
+                var prefix = [UInt8]()
+                prefix.reserveCapacity(contentStart)
+                FrameEncoder.appendHeader(kind: .fileChunk, bodyCount: header.count + count, to: &prefix)
+                prefix.append(contentsOf: header)
+                _ = buffer.initialize(fromContentsOf: prefix)
+                initialized = contentStart
+                initialized += try files.read(path, offset: offset, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[contentStart...])))
+            }
+            guard out.count == contentStart + count else { throw FileStorageError("\(path) is shorter than when it was queued") }
             // The sender's running hash: chunks go out in order (a resend is already hashed).
             let key = Self.sendHashKey(number)
             let h = fileHashes[key] ?? IncrementalHash()
             if h.byteCount < offset { try hashFile(path, into: h, upTo: offset) }
-            if h.byteCount == offset { h.update(out[(FrameHeader.size + header.count)...]) }
+            if h.byteCount == offset { h.update(out[contentStart...]) }
             fileHashes[key] = h
             connectionFrames[id]?.sent += 1
             heldSends.append(.send(id, out))

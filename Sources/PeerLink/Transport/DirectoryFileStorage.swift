@@ -60,30 +60,22 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
     }
 
     public func read(_ path: String, offset: Int64, count: Int) throws -> [UInt8] {
-        var out = [UInt8]()
-        try read(path, offset: offset, count: count, appendingTo: &out)
-        return out
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = try read(path, offset: offset, into: UnsafeMutableRawBufferPointer(buffer))
+        }
     }
 
-    public func read(_ path: String, offset: Int64, count: Int, appendingTo out: inout [UInt8]) throws {
+    public func read(_ path: String, offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let fd = try descriptor(path, writable: false)
-        let start = out.count
-        out.reserveCapacity(start + count)
         var done = 0
-        var failed = false
-        // Grow the array, then read into the new part.
-        out.append(contentsOf: repeatElement(0, count: count))
-        out.withUnsafeMutableBytes { buf in
-            while done < count {
-                let n = pread(fd, buf.baseAddress! + start + done, count - done, off_t(offset) + off_t(done))
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failed = true; return }
-                if n == 0 { return }
-                done += n
-            }
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw FileStorageError("read \(path): \(POSIXError("pread").description)") }
+            if n == 0 { break }
+            done += n
         }
-        if failed { out.removeLast(count); throw FileStorageError("read \(path): \(POSIXError("pread").description)") }
-        if done < count { out.removeLast(count - done) }
+        return done
     }
 
     public func write(_ path: String, offset: Int64, bytes: ArraySlice<UInt8>) throws {

@@ -19,8 +19,9 @@ public protocol FileStorage: AnyObject, Sendable {
     func read(_ path: String, offset: Int64, count: Int) throws -> [UInt8]
     /// Writes `bytes` at `offset`, creating the file (and its directory) when needed.
     func write(_ path: String, offset: Int64, bytes: ArraySlice<UInt8>) throws
-    /// Reads `count` bytes at `offset` and appends them to `out` (fewer at the end of the file).
-    func read(_ path: String, offset: Int64, count: Int, appendingTo out: inout [UInt8]) throws
+    /// Reads up to `buffer.count` bytes at `offset` into `buffer`; returns how many (fewer at
+    /// the end of the file).
+    func read(_ path: String, offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
     /// Cuts (or creates) the file to `sizeBytes`.
     func truncate(_ path: String, sizeBytes: Int64) throws
     /// Makes the file's content durable.
@@ -64,8 +65,10 @@ public final class MemoryFileStorage: FileStorage, @unchecked Sendable {
         return Array(f[start..<min(f.count, start + count)])
     }
 
-    public func read(_ path: String, offset: Int64, count: Int, appendingTo out: inout [UInt8]) throws {
-        out.append(contentsOf: try read(path, offset: offset, count: count))
+    public func read(_ path: String, offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let bytes = try read(path, offset: offset, count: buffer.count)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        return bytes.count
     }
 
     public func write(_ path: String, offset: Int64, bytes: ArraySlice<UInt8>) throws {

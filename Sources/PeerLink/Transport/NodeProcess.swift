@@ -328,11 +328,18 @@ public struct NodeProcessError: Error, CustomStringConvertible {
     public init(_ d: String) { description = d }
 }
 
-/// Raises glibc's mmap threshold (`mallopt(M_MMAP_THRESHOLD, 64 MiB)`, looked up at run time
-/// because the Glibc module does not export `malloc.h`). Harmless where it is missing.
+/// Raises glibc's mmap threshold (`mallopt(M_MMAP_THRESHOLD, 64 MiB)`) and its trim
+/// threshold (`M_TRIM_THRESHOLD`, 256 MiB), looked up at run time because the Glibc module
+/// does not export `malloc.h`: chunk buffers then come from the heap and their pages stay
+/// mapped between chunks (without the second, freeing a chunk at the top of the heap gave
+/// its pages back and the next chunk faulted them in again). Harmless where it is missing.
 func keepLargeAllocationsOnTheHeap() {
     typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
     let mmapThresholdOption: Int32 = -3  // M_MMAP_THRESHOLD
+    let trimThresholdOption: Int32 = -1  // M_TRIM_THRESHOLD
     guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "mallopt") else { return }
-    _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThresholdOption, 64 << 20)
+    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+    _ = mallopt(mmapThresholdOption, 64 << 20)
+    _ = mallopt(trimThresholdOption, 256 << 20)
 }
+
