@@ -15,6 +15,8 @@ import Shared
 ///   on both sides, the receiver's writes and syncs included); beside `raw_tcp_mb_s`, the
 ///   same file copied over a raw loopback socket into a file (no protocol, hash or sync),
 ///   and `raw_tcp_mem_mb_s`, 256 MB from memory to memory over a raw socket (no files).
+///   `file_cpu_s` and `raw_tcp_cpu_s`: the process's CPU time during each of the two copies
+///   (both ends). Each copy starts after `warmPageCache` (see there).
 /// - `userinfo_per_s`: 100,000 `transferUserInfo`, durable on both sides, from the call to
 ///   the last acknowledgement.
 let linkSuite = BenchSuite(name: "link") { quick in
