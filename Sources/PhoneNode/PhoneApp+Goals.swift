@@ -5,8 +5,9 @@ import Shared
 /// and profile of the replicated state.
 ///
 /// Goals created here take ids `goal-<n>`: n counts up in the phone's local state and skips
-/// every id the replica holds, live or deleted (ids are never reused, and a tombstone would
-/// delete a new goal with an old id). After a store reset, until the watch's state is back,
+/// every id the replica has used, live, deleted or collected (ids are never reused: the
+/// replica refuses a write to a deleted id). The counter alone is not enough after a store
+/// reset, when the watch sends the old goals back, deleted ones as tombstones. After a store reset, until the watch's state is back,
 /// the counter and the replica know nothing of the ids the watch holds: goals created then
 /// take `goal-<n>-<suffix>` (see `IDCounters.provisionalSuffix`), so they cannot merge into
 /// an older goal of the same number.
@@ -28,7 +29,7 @@ extension PhoneApp {
     func nextGoalID(_ ctx: NodeContext) -> (id: String, counter: Int) {
         let suffix = state.ids.provisionalSuffix.map { "-" + $0 } ?? ""
         let (id, counter) = CountdownCommands.makeGoalID(prefix: Self.goalIDPrefix, after: state.ids.goal) { id in
-            ctx.replica.entry(RecordKey(CountdownGoal.collection, id + suffix)) != nil
+            ctx.replica.hasUsed(RecordKey(CountdownGoal.collection, id + suffix))
         }
         return (id + suffix, counter)
     }

@@ -16,7 +16,7 @@ extension WatchApp {
     mutating func goalCommand(_ words: [String], _ ctx: inout NodeContext) -> CommandReply {
         let counter = Int(ctx.local[Self.goalCounterKey]?.intValue ?? 0)
         let next = CountdownCommands.makeGoalID(prefix: Self.goalIDPrefix, after: counter) { id in
-            ctx.replica.records[RecordKey(CountdownGoal.collection, id)] != nil
+            ctx.replica.hasUsed(RecordKey(CountdownGoal.collection, id))
         }
         let input = CountdownCommandInput(
             goals: ctx.replica.all(CountdownGoal.self), profile: ctx.replica.record(UserProfile.self, id: UserProfile.recordID),

@@ -17,6 +17,22 @@ struct ReplicaTombstoneTests {
         return (phone, watch, now)
     }
 
+    /// A key stays used through every stage of a delete, so a new record never takes it
+    /// (the apps' goal ids rely on this; a write to it would be refused).
+    @Test func aKeyStaysUsedWhenItsTombstoneIsCollected() {
+        var (phone, watch, now) = syncedPair()
+        let unused = ReplicaFixture.goal(9)
+        #expect(phone.state.hasUsed(goal) && !phone.state.hasUsed(unused))
+        phone.state.delete(goal, wallMs: now + 1_000)
+        #expect(phone.state.hasUsed(goal), "a tombstone")
+        now += 1_000
+        syncUntilQuiet(&phone, &watch, nowMs: now)
+        #expect(phone.state.entry(goal) == nil && watch.state.entry(goal) == nil, "collected on both")
+        #expect(phone.state.hasUsed(goal) && watch.state.hasUsed(goal), "a grave")
+        #expect(phone.state.set(goal, field: "title", to: "again", wallMs: now) == .failure(.recordDeleted(goal)))
+        #expect(!watch.state.hasUsed(unused))
+    }
+
     @Test func aDeviceOfflineForWeeksNeverBringsADeletedRecordBack() {
         var (phone, watch, now) = syncedPair()
         // The watch is offline for three weeks and edits the goal every day; its clock runs

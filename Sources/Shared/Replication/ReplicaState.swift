@@ -94,6 +94,11 @@ public struct ReplicaState: Sendable {
     /// True when the record has a tombstone here.
     public func isDeleted(_ key: RecordKey) -> Bool { entry(key)?.tombstone != nil }
 
+    /// True when the key was ever used here: a record held (live or a tombstone) or a grave
+    /// (a collected delete). Ids are never reused, so a new record must take a key for which
+    /// this is false.
+    public func hasUsed(_ key: RecordKey) -> Bool { slotIndex(of: key) != nil || graves[key] != nil }
+
     /// Every live record of `collection`, ordered by id.
     public func records(in collection: String) -> [(id: String, fields: [String: PlistValue])] {
         slots.filter { $0.isUsed && $0.key.collection == collection && $0.entry.isLive }
