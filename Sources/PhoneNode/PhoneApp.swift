@@ -51,8 +51,7 @@ public struct PhoneApp: NodeApp {
         }
         if ctx.launchedAfterStoreReset {
             // The watch may hold goals whose ids this empty store would hand out again.
-            let hex = String(ctx.storeIncarnation & 0xFFFF, radix: 16)
-            state.ids.provisionalSuffix = String(repeating: "0", count: 4 - hex.count) + hex
+            state.ids.provisionalSuffix = CountdownCommands.provisionalIDSuffix(storeIncarnation: ctx.storeIncarnation)
         }
         ctx.setAppState(AppState(isRunning: true, isForeground: state.app.isForeground))
         recomputeCounts(&ctx)

@@ -77,6 +77,7 @@ public struct WatchApp: NodeApp {
     /// from its snapshot, and computes today's values.
     public mutating func onLaunch(_ ctx: inout NodeContext) {
         restoreLocalValues(&ctx)
+        noteStoreReset(&ctx)
         recoverWorkout(&ctx)
         _ = lifecycle.onWorkoutStateChanged(manager.activeState)
         syncAppState(&ctx)

@@ -120,6 +120,16 @@ public enum CountdownCommands {
         return ("\(prefix)\(n)", n)
     }
 
+    /// The suffix of goal ids created on a device whose store was reset, until the other
+    /// device's state is back (`<prefix><n>-<suffix>`): four hex digits of the new store's
+    /// incarnation, which no earlier store of the device can have used. Without it the
+    /// emptied store's counter would hand out an old goal's id again, and the new goal would
+    /// merge into the old one (or, if the old one was deleted, be deleted with it).
+    public static func provisionalIDSuffix(storeIncarnation: UInt64) -> String {
+        let hex = String(storeIncarnation & 0xFFFF, radix: 16)
+        return String(repeating: "0", count: 4 - hex.count) + hex
+    }
+
     // MARK: - Dispatch
 
     /// Runs `words`; nil when the first word is not one of `verbs`.
