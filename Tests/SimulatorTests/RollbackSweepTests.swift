@@ -30,6 +30,17 @@ struct RollbackSweepTests {
         #expect(!o.problems.contains { $0.contains("reused a seq") }, "\(o.problems)")
     }
 
+    /// The phone's store goes back during a partition, after the lost history had used seqs
+    /// in the ordinary stream that this run's complication pushes reuse (renumbered at the
+    /// handshake): each transfer is delivered once, and the ledger follows each seq in the
+    /// stream that holds it now (it once counted such a seq in both and reported a double).
+    /// Replay: `sync-sim sweep scenarios/complication-60-pushes.scenario --seed 1911 --faults "…"`.
+    @Test func aSeqReusedInTheOtherStreamAfterARollbackIsCountedOnce() throws {
+        let scenario = try SimTest.load(SimTest.repositoryRoot + "/scenarios/complication-60-pushes.scenario")
+        let o = SeedSweep.run(scenario, seed: 1911, faults: try FaultSchedule.parse("@5m30s link down for 2m53s; @6m17s rollback phone"))
+        #expect(o.passed, "\(o.problems)")
+    }
+
     /// Rollbacks of either node at many points of the short run, under a few seeds.
     @Test(arguments: [UInt64(1), 2, 3])
     func rollbacksAnywhereConverge(seed: UInt64) throws {

@@ -8,7 +8,8 @@ import Shared
 /// and be acknowledged as duplicates without ever being delivered. So:
 /// - user info this store sent, with a seq the peer delivered, was delivered: finished;
 /// - user info this store never sent, with such a seq, is a new transfer that reuses a number
-///   from the lost history: numbered again after what the peer delivered, in the same order;
+///   from the lost history: numbered again after what the peer delivered, and so is every
+///   transfer queued after it in its stream, in the same order (first in, first out holds);
 /// - the sequence, context and file counters move past what the peer holds;
 /// - the node is told (`selfLostData`) so the replica asks the peer for everything again.
 extension LinkSession {
@@ -21,17 +22,21 @@ extension LinkSession {
         for stream in UserInfoStream.allCases {
             let through = delivered[stream.rawValue]
             var kept: [OutboxItem] = []
+            var renumbersRest = false
             for item in outboxes[stream.rawValue].live {
-                if item.seq > through {
-                    kept.append(item)
-                } else if item.seq > persistent.highestSeqSent {
-                    renumbered.append(item)
-                } else {
+                if item.seq <= through, item.seq <= persistent.highestSeqSent {
                     // Queued before the lost tail and delivered since: it is done.
                     batch.delete(LinkPersistence.outbox, storeKey(item.seq))
                     var t = transfer(item)
                     t.isTransferring = false
                     actions.append(.deliver(.didFinishUserInfoTransfer(t, error: nil)))
+                } else if item.seq <= through || renumbersRest {
+                    // A reused number, and everything queued after it in the stream: renumbered
+                    // in queue order, so the stream stays first in, first out.
+                    renumbered.append(item)
+                    renumbersRest = true
+                } else {
+                    kept.append(item)
                 }
             }
             outboxes[stream.rawValue] = OutboxQueue(kept)

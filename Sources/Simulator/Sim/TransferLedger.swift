@@ -155,6 +155,7 @@ public struct TransferLedger: Sendable {
                 let key = Key(sender: role, incarnation: p.incarnation, seq: seq)
                 if let e = entries[key], e.deliveries == 0, !e.acknowledged, addedHashes.contains(e.payloadHash) {
                     entries[key] = nil
+                    seqs[StreamKey(sender: role, incarnation: p.incarnation, stream: e.stream)]?.removeAll { $0 == seq }
                     queuedCount -= 1
                 }
             }
@@ -189,6 +190,11 @@ public struct TransferLedger: Sendable {
             // A new payload on a seq the receiver already passed: the sender's store went back.
             // It must renumber the transfer at the next handshake (else it is acknowledged as a
             // duplicate and never delivered, which `lost` reports).
+            if old.stream != item.stream {
+                // The lost history used the seq in the other stream: the seq is this stream's now.
+                seqs[StreamKey(sender: key.sender, incarnation: key.incarnation, stream: old.stream)]?.removeAll { $0 == key.seq }
+            }
+            queuedCount += 1  // another transfer than the one the seq had
         } else {
             queuedCount += 1
         }
