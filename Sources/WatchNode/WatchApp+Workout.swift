@@ -168,7 +168,7 @@ extension WatchApp {
             switch e {
             case .refused(let r):
                 return r
-            case .stateChanged, .sampleAccepted, .recovered:
+            case .stateChanged, .sampleAccepted, .recovered, .dropped:
                 changed = true
             case .sessionFailed(let id, let failure):
                 troubled = true

@@ -114,6 +114,24 @@ public struct WorkoutManager: Sendable, Hashable {
         return [.stateChanged(WorkoutSessionTransition(workoutID: s.id, from: s.state, to: .ended, atMs: nil))]
     }
 
+    /// Drops the active session `workoutID` without saving anything, because its workout is
+    /// already saved: a store rollback restored the snapshot of a workout that had ended, and
+    /// the resync brought its record back. Ending it again would save a second, shorter copy
+    /// over the record and send its file again. Mirroring stops; the id is remembered as
+    /// ended. No effects when `workoutID` is not the active session.
+    public mutating func dropAlreadySaved(workoutID: String) -> [WorkoutEffect] {
+        guard let s = session, s.id == workoutID else { return [] }
+        clearActive(id: s.id)
+        var effects: [WorkoutEffect] = [
+            .dropped(workoutID: s.id), .log("workout \(s.id): dropped in state \(s.state.rawValue), it is already saved"),
+        ]
+        if s.startMs != nil {
+            mirror.stopMirroring()
+            effects.append(.mirroringStopped(workoutID: s.id))
+        }
+        return effects
+    }
+
     // MARK: - Samples
 
     /// Collects a heart-rate reading.
