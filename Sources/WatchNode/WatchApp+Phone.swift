@@ -34,21 +34,25 @@ extension WatchApp {
     /// Run detection accepted on the phone: start a running workout credited from the
     /// request's start (clamped to the last `maxStartCreditMs`, never in the future). Ignored
     /// when a workout is already running, paused or stopped (the user is recording), and when
-    /// the same request was already applied (the id `workout-<startMs>` exists) — so a
-    /// message and its user-info fallback start one workout.
+    /// the same request was already applied — so a message and its user-info fallback start
+    /// one workout, however late the second copy comes.
+    ///
+    /// The workout is named after the request (`phoneWorkoutID(for:)`), not after the clamped
+    /// credit: a copy arriving more than an hour after the run began is clamped to a
+    /// different start, but MUST find the workout the first copy started, running or saved.
     mutating func startFromPhone(_ request: StartWorkoutRequest, _ ctx: inout NodeContext) {
-        let startMs = min(ctx.now, max(request.startMs, ctx.now - Self.maxStartCreditMs))
-        if startMs != request.startMs {
-            ctx.log(.warning, "startWorkout from the phone: start \(request.startMs) clamped to \(startMs)")
-        }
         if let s = manager.session, s.state != .prepared, s.state != .notStarted {
             ctx.log(.info, "startWorkout from the phone ignored: workout \(s.id) is \(s.state.rawValue)")
             return
         }
-        let id = "workout-\(startMs)"
+        let id = Self.phoneWorkoutID(for: request)
         if isWorkoutIDTaken(id, ctx) {
             ctx.log(.info, "startWorkout from the phone ignored: workout \(id) already exists")
             return
+        }
+        let startMs = min(ctx.now, max(request.startMs, ctx.now - Self.maxStartCreditMs))
+        if startMs != request.startMs {
+            ctx.log(.warning, "startWorkout from the phone: start \(request.startMs) clamped to \(startMs)")
         }
         choose(request.activity, &ctx)
         let effects = manager.start(workoutID: id, configuration: picker.configuration, at: startMs)
@@ -58,6 +62,12 @@ extension WatchApp {
             return
         }
         ctx.log(.info, "workout \(id) started from the phone, credited from \(startMs)")
+    }
+
+    /// The id of the workout a phone's start request starts: `workout-<startMs>` of the
+    /// request as sent (every copy of one request has it), whatever start it is credited from.
+    static func phoneWorkoutID(for request: StartWorkoutRequest) -> String {
+        "workout-\(request.startMs)"
     }
 
     // MARK: - Application context

@@ -10,6 +10,13 @@ import Shared
 /// elapsed time is derived from the collection start and the pause/resume events, so the time
 /// the process was dead counts as it would have live. An unusable snapshot is moved to
 /// `workout.snapshot.unusable` (never overwritten) and logged as an error.
+///
+/// A snapshot whose workout is already saved (its `WorkoutRecord` is in the replicated state)
+/// is not resumed: a store rollback can lose the end's batch (record, samples, snapshot
+/// removal) and bring back the snapshot of a workout that had ended, while the peer's resync
+/// brings the record back. The record may be there at launch (the snapshot is removed) or
+/// arrive by merge later (the recovered session is dropped then); either way the saved workout
+/// stands and is not ended, saved or sent a second time.
 extension WatchApp {
     /// Local key of the picker: `["activity": string, "location": string]`.
     static let pickerKey = "picker"
@@ -62,6 +69,11 @@ extension WatchApp {
         case .failure(let e):
             quarantineSnapshot(reason: e.description, &ctx)
         case .success(let snapshot):
+            if isWorkoutSaved(snapshot.workoutID, ctx) {
+                for w in WorkoutSnapshotStore.removals(sampleCount: snapshot.samples.count) { ctx.setLocal(w.key, nil) }
+                ctx.log(.warning, "workout \(snapshot.workoutID) not recovered: it is already saved; snapshot removed")
+                return
+            }
             let effects = manager.recover(from: snapshot, at: ctx.now)
             if let refusal = effects.refusal {
                 quarantineSnapshot(reason: refusal.description, &ctx)
@@ -72,6 +84,20 @@ extension WatchApp {
             persistedSampleCount = WorkoutSnapshotStore.hasCurrentLayout(stored) ? snapshot.samples.count : 0
             for line in effects.logLines { ctx.log(.info, line) }
         }
+    }
+
+    /// Drops the active session when the replicated state holds it as a saved workout (a
+    /// resync brought back the record of a workout a store rollback had resumed); the
+    /// snapshot is removed and mirroring stops.
+    mutating func dropActiveWorkoutIfSaved(_ ctx: inout NodeContext) {
+        guard let s = manager.session, isWorkoutSaved(s.id, ctx) else { return }
+        ctx.log(.warning, "workout \(s.id) is already saved (its record came back by sync): the recovered session is dropped")
+        apply(manager.dropAlreadySaved(workoutID: s.id), &ctx)
+    }
+
+    /// True when the replicated state holds `workoutID` as a saved workout (an ended record).
+    func isWorkoutSaved(_ workoutID: String, _ ctx: NodeContext) -> Bool {
+        ctx.replica.record(WorkoutRecord.self, id: workoutID)?.state == .ended
     }
 
     /// Moves the stored snapshot's values aside under `WorkoutSnapshotStore.quarantineKey` and

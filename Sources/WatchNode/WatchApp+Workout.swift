@@ -37,7 +37,7 @@ extension WatchApp {
         } else if w.count != 2 {
             return .error(usage)
         }
-        let now = ctx.now
+        let now = workoutClockMs(&ctx)
         let effects: [WorkoutEffect]
         switch w[1] {
         case "prepare":
@@ -80,6 +80,17 @@ extension WatchApp {
         return .ok(.dictionary(v), text: (notes + [screen.text(ctx.language)]).joined(separator: "\n"))
     }
 
+    /// The time to date a workout call or sample: `ctx.now`, held at the active workout's
+    /// latest recorded time while the wall clock is behind it (`WorkoutManager.clockMs(at:)`),
+    /// so a clock that stepped back cannot make the user's pause, resume or end fail.
+    func workoutClockMs(_ ctx: inout NodeContext) -> EpochMs {
+        let ms = manager.clockMs(at: ctx.now)
+        if ms != ctx.now {
+            ctx.log(.info, "workout clock: the wall clock \(ctx.now) is behind the workout's latest recorded time; dated \(ms)")
+        }
+        return ms
+    }
+
     /// Sets the picker to `type` when one was given.
     mutating func choose(_ type: WorkoutActivityType?, _ ctx: inout NodeContext) {
         guard let type, type != picker.activity else { return }
@@ -105,30 +116,32 @@ extension WatchApp {
 
     // MARK: - Samples
 
-    /// `hr BPM`: one heart-rate sample now.
+    /// `hr BPM`: one heart-rate sample now (on the workout's clock, `workoutClockMs`).
     mutating func heartRateCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
         guard w.count == 2, let bpm = Double(w[1]) else { return .error("usage: hr BPM") }
-        return sampleReply(manager.addHeartRate(bpm: bpm, at: ctx.now), &ctx) { .ok(.double(bpm), text: "\(bpm) bpm") }
+        let atMs = workoutClockMs(&ctx)
+        return sampleReply(manager.addHeartRate(bpm: bpm, at: atMs), &ctx) { .ok(.double(bpm), text: "\(bpm) bpm") }
     }
 
-    /// `energy KCAL [--over DURATION]`: active energy burned up to now. Without `--over` the
-    /// sample starts where the last one ended (or at the collection start or the last
-    /// resume, whichever is latest), so consecutive reports tile the workout; while paused it
-    /// is an instant now, which the builder rejects (`workout is paused`).
+    /// `energy KCAL [--over DURATION]`: active energy burned up to now (on the workout's
+    /// clock, `workoutClockMs`). Without `--over` the sample starts where the last one ended
+    /// (or at the collection start or the last resume, whichever is latest), so consecutive
+    /// reports tile the workout; while paused it is an instant now, which the builder rejects
+    /// (`workout is paused`).
     mutating func energyCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         let usage = "usage: energy KCAL [--over DURATION]"
         let w = c.words
         guard w.count == 2 || (w.count == 4 && w[2] == "--over"), let kcal = Double(w[1]) else { return .error(usage) }
-        var fromMs = ctx.now
+        let toMs = workoutClockMs(&ctx)
+        var fromMs = toMs
         if let over = c.option("over") {
             guard let ms = WatchCommandWords.durationMs(over) else { return .error("bad duration '\(over)' (e.g. 30s, 5m, 1h30m)") }
-            fromMs = ctx.now - ms
+            fromMs = toMs - ms
         } else if let b = manager.builder, !b.isPaused {
             let lastEnergyEnd = b.samples.last { $0.kind == .activeEnergy }?.endMs
             let lastResume = b.events.last { $0.kind == .resume }?.atMs
-            fromMs = min(ctx.now, [b.collectionStartMs, lastEnergyEnd, lastResume].compactMap { $0 }.max() ?? ctx.now)
+            fromMs = min(toMs, [b.collectionStartMs, lastEnergyEnd, lastResume].compactMap { $0 }.max() ?? toMs)
         }
-        let toMs = ctx.now
         let effects = manager.addActiveEnergy(kcal: kcal, fromMs: fromMs, toMs: toMs)
         return sampleReply(effects, &ctx) {
             .ok(["kcal": .double(kcal), "fromMs": .int(fromMs), "toMs": .int(toMs)], text: "\(kcal) kcal")
@@ -155,7 +168,7 @@ extension WatchApp {
             switch e {
             case .refused(let r):
                 return r
-            case .stateChanged, .sampleAccepted, .recovered:
+            case .stateChanged, .sampleAccepted, .recovered, .dropped:
                 changed = true
             case .sessionFailed(let id, let failure):
                 troubled = true

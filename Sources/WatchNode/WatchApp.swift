@@ -121,8 +121,10 @@ public struct WatchApp: NodeApp {
         }
     }
 
-    /// The phone's writes arrived: settings, samples or goals may have changed.
+    /// The phone's writes arrived: settings, samples or goals may have changed, and a
+    /// resync may have brought back the saved record of the active workout.
     public mutating func onReplicaMerged(_ ctx: inout NodeContext) {
+        dropActiveWorkoutIfSaved(&ctx)
         refreshComplication(&ctx)
         refreshGoals(&ctx)
     }

@@ -84,6 +84,44 @@ import Testing
         #expect(pair.watchValue("workouts")?.intValue == 0)
     }
 
+    @Test func startRequestArrivingAgainAfterTheWorkoutWasSavedChangesNothing() throws {
+        let pair = try EnginePair()
+        pair.connect()
+        let runStart = pair.now - 3 * 60 * second
+        let request = "{\"startWorkout\": {\"activity\": \"running\", \"startMs\": \(runStart)}}"
+        pair.onPhone("send \(request)")
+        #expect(pair.watchValue("workout id")?.stringValue == "workout-\(runStart)")
+        pair.advance(by: 27 * 60 * second)
+        #expect(pair.onWatch("workout end").isOK)
+        #expect(pair.watchValue("workouts")?.intValue == 1)
+        // The fallback copy comes more than an hour after the run began: its start would be
+        // clamped, but it names the same workout, which is saved.
+        pair.disconnect()
+        pair.advance(by: 60 * 60 * second)
+        pair.onPhone("send \(request)")
+        pair.connect()
+        #expect(pair.watchValue("workout state")?.stringValue == "none")
+        #expect(pair.watchValue("workouts")?.intValue == 1)
+        #expect(pair.watchValue("workouts last id")?.stringValue == "workout-\(runStart)")
+    }
+
+    @Test func startRequestClampedTwiceStartsOneWorkout() throws {
+        let pair = try EnginePair()
+        pair.connect()
+        let runStart = pair.now - 2 * 60 * 60 * second
+        let request = "{\"startWorkout\": {\"activity\": \"running\", \"startMs\": \(runStart)}}"
+        pair.onPhone("send \(request)")
+        #expect(pair.watchValue("workout id")?.stringValue == "workout-\(runStart)", "named after the request")
+        #expect(pair.watchValue("workout start")?.intValue == pair.now - WatchApp.maxStartCreditMs, "credited from an hour ago")
+        pair.advance(by: 10 * 60 * second)
+        #expect(pair.onWatch("workout end").isOK)
+        // The second copy is clamped to another start (now − 1 h) but is the same request.
+        pair.advance(by: 60 * second)
+        pair.onPhone("send \(request)")
+        #expect(pair.watchValue("workout state")?.stringValue == "none")
+        #expect(pair.watchValue("workouts")?.intValue == 1)
+    }
+
     @Test func complicationUserInfoFromThePhoneReloadsTheGauge() throws {
         let pair = try EnginePair()
         pair.connect()

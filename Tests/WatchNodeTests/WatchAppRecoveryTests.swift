@@ -181,4 +181,54 @@ import Testing
         #expect(watch.run("workout start", at: restart).isOK, "a new workout can start")
         #expect(watch.ctx.local[WorkoutSnapshotStore.quarantineKey] != nil, "the quarantined copy is kept")
     }
+
+    @Test func snapshotOfAnAlreadySavedWorkoutIsNotResumedAtLaunch() throws {
+        let store = MemoryStore()
+        var watch = try makeWatchEngine(store: store, now: morning)
+        watch.run("workout start", at: morning)
+        watch.run("hr 100", at: morning + second)
+        let id = try #require(watch.value("workout id", at: morning + second)?.stringValue)
+        // The store holds both the snapshot and the saved record of the same workout (as
+        // after a rollback that lost the end's batch, once the resync wrote the record back).
+        let saved = try #require(watch.app.manager.builder?.record(state: .ended, at: morning + 2 * second))
+        watch.withContext(now: morning + 2 * second) { _ = $0.put(saved) }
+        let restart = morning + 60 * second
+        watch = try makeWatchEngine(store: store, now: restart, incarnation: 101)
+        #expect(watch.value("workout state", at: restart)?.stringValue == "none")
+        #expect(watch.ctx.local[WorkoutSnapshotStore.headKey] == nil, "the snapshot is removed")
+        #expect(watch.value("workouts last id", at: restart)?.stringValue == id)
+        #expect(watch.value("errors count", at: restart)?.intValue == 0, "not a quarantine")
+    }
+
+    @Test func workoutResumedByAStoreRollbackIsDroppedWhenItsSavedRecordComesBack() throws {
+        let net = try makeWatchNetwork(seed: 21)
+        net.onWatch("workout start running")
+        for bpm in 121...132 {
+            net.advance(by: 5 * second)
+            net.onWatch("hr \(bpm)")
+        }
+        let beforeEnd = net.store(.watch).undoableCommits
+        net.onWatch("workout end")
+        let id = try #require(net.watchValue("workouts last id")?.stringValue)
+        #expect(net.phone.ctx.replica.record(WorkoutRecord.self, id: id) != nil)
+        #expect(net.phone.app.files.count == 1)
+        // The watch's store loses every commit since the end: the saved workout is gone and
+        // the running workout's snapshot is back.
+        net.kill(.watch)
+        net.rollBack(.watch, commits: net.store(.watch).undoableCommits - beforeEnd)
+        try net.restart(.watch)
+        #expect(net.watchValue("workout state")?.stringValue == "running", "resumed from the snapshot")
+        #expect(net.watchValue("workouts")?.intValue == 0)
+        // The handshake notices the rollback; the phone's resync brings the record back.
+        #expect(net.runUntilQuiet())
+        #expect(net.watchValue("workout state")?.stringValue == "none")
+        #expect(net.watch.ctx.local[WorkoutSnapshotStore.headKey] == nil)
+        #expect(net.watchValue("workouts")?.intValue == 1)
+        #expect(net.watchValue("workouts last samples")?.intValue == 12)
+        #expect(net.watchValue("app workoutKeepsAlive") == .bool(false))
+        #expect(!net.command(.watch, "workout end").isOK, "nothing left to end")
+        #expect(net.runUntilQuiet())
+        #expect(net.phone.app.files.count == 1, "no second sample file")
+        #expect(net.phone.ctx.replica.digestHex() == net.watch.ctx.replica.digestHex())
+    }
 }

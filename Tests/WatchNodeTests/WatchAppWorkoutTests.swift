@@ -56,6 +56,44 @@ import Testing
         #expect(watch.value("count sample", at: morning + 20_000)?.intValue == 1)
     }
 
+    @Test func workoutEndsAndSavesAfterTheWallClockStepsBackPastItsLastEvent() throws {
+        let watch = try makeWatchEngine(store: MemoryStore(), now: morning)
+        watch.run("workout start running", at: morning)
+        for i in 1...10 { #expect(watch.run("hr \(120 + i)", at: morning + EpochMs(i) * 5 * second).isOK) }
+        #expect(watch.run("workout pause", at: morning + 60 * second).isOK)
+        #expect(watch.run("workout resume", at: morning + 90 * second).isOK)
+        // The wall clock steps back 30 s: now is before the resume. The workout's clock holds
+        // at the resume, so the end is dated there and everything recorded is saved.
+        let end = watch.run("workout end", at: morning + 70 * second)
+        #expect(end.isOK, "\(end.text)")
+        #expect(end.value["samples"]?.intValue == 10)
+        #expect(end.value["elapsed"]?.intValue == 60 * second, "0–60 s running, paused 60–90 s, ended at 90 s")
+        #expect(watch.value("workouts", at: morning + 70 * second)?.intValue == 1)
+        #expect(watch.value("workout state", at: morning + 70 * second)?.stringValue == "none")
+        #expect(watch.value("errors count", at: morning + 70 * second)?.intValue == 0)
+    }
+
+    @Test func pauseResumeAndSamplesWorkWhileTheWallClockIsBehindTheWorkout() throws {
+        let watch = try makeWatchEngine(store: MemoryStore(), now: morning)
+        let hour = 60 * 60 * second
+        watch.run("workout start running", at: morning)
+        #expect(watch.run("hr 130", at: morning + 60 * second).isOK)
+        // An hour back: before the workout began. Samples and calls are dated at the latest
+        // time the workout recorded.
+        let back = morning - hour
+        #expect(watch.run("hr 131", at: back + 70 * second).isOK)
+        #expect(watch.run("energy 5", at: back + 75 * second).isOK)
+        #expect(watch.run("workout pause", at: back + 80 * second).isOK)
+        #expect(watch.run("workout resume", at: back + 90 * second).isOK)
+        #expect(watch.value("workout samples", at: back + 90 * second)?.intValue == 3)
+        // The wall clock comes back; the workout's time runs on from where it stood.
+        let end = watch.run("workout end", at: morning + 120 * second)
+        #expect(end.isOK, "\(end.text)")
+        #expect(end.value["samples"]?.intValue == 3)
+        #expect(end.value["elapsed"]?.intValue == 120 * second, "the pause and resume fell at the same instant, 60 s")
+        #expect(watch.value("errors count", at: morning + 120 * second)?.intValue == 0)
+    }
+
     @Test func outOfBoundsSamplesAreRejectedWithALoggedReason() throws {
         let watch = try makeWatchEngine(store: MemoryStore(), now: morning)
         watch.run("workout start", at: morning)

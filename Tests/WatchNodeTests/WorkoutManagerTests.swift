@@ -57,6 +57,19 @@ import Testing
         #expect(m.resume(at: 9_000).refusal == nil)
     }
 
+    @Test func workoutClockHoldsAtTheLatestRecordedTimeWhileTheWallClockIsBehind() {
+        var m = WorkoutManager()
+        #expect(m.clockMs(at: 500) == 500, "no workout: the wall clock")
+        _ = m.start(workoutID: "w1", configuration: runOutdoor, at: 1_000)
+        _ = m.addActiveEnergy(kcal: 3, fromMs: 1_000, toMs: 4_000)
+        _ = m.pause(at: 3_000)
+        #expect(m.latestRecordedMs == 4_000, "the latest sample end, after the pause")
+        #expect(m.clockMs(at: 2_000) == 4_000)
+        #expect(m.clockMs(at: 9_000) == 9_000)
+        #expect(m.resume(at: m.clockMs(at: 2_000)).refusal == nil)
+        #expect(m.end(at: m.clockMs(at: 2_500)).savedWorkout?.record.elapsedMs == 2_000)
+    }
+
     @Test func endedWorkoutIDCannotBeStartedAgain() {
         var m = WorkoutManager()
         _ = m.start(workoutID: "w1", configuration: runOutdoor, at: 1_000)

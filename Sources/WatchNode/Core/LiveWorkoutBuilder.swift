@@ -23,6 +23,8 @@ public struct LiveWorkoutBuilder: Sendable, Hashable {
     public internal(set) var heartRate = DiscreteStatistics()
     /// Active-energy statistics so far.
     public internal(set) var activeEnergy = CumulativeStatistics()
+    /// The latest end of any accepted sample, nil before the first.
+    public internal(set) var latestSampleEndMs: EpochMs?
     /// True once `finishWorkout()` has saved the workout.
     public internal(set) var isFinished = false
 
@@ -53,6 +55,12 @@ public struct LiveWorkoutBuilder: Sendable, Hashable {
 
     /// True while collecting (begun, not ended).
     public var isCollecting: Bool { collectionStartMs != nil && collectionEndMs == nil }
+
+    /// The latest time the builder recorded: the collection's start or end, the last event,
+    /// the latest sample end; nil before collection begins.
+    public var latestRecordedMs: EpochMs? {
+        [collectionStartMs, collectionEndMs, events.last?.atMs, latestSampleEndMs].compactMap { $0 }.max()
+    }
 
     // MARK: - Events
 
@@ -148,6 +156,7 @@ public struct LiveWorkoutBuilder: Sendable, Hashable {
     /// Appends an already validated sample and updates the statistics.
     mutating func keep(_ sample: HealthSample) {
         samples.append(sample)
+        latestSampleEndMs = max(latestSampleEndMs ?? sample.endMs, sample.endMs)
         switch sample.kind {
         case .heartRate: heartRate.add(sample.value, atMs: sample.startMs)
         case .activeEnergy: activeEnergy.add(sample.value)

@@ -3,8 +3,8 @@ import Shared
 /// What the workout manager asks its shell to do or tell, in order.
 ///
 /// The shell persists `WorkoutManager.snapshot(at:)` after any call that returned a
-/// `stateChanged`, `sampleAccepted` or `recovered` effect, so a crash loses at most the call
-/// in flight.
+/// `stateChanged`, `sampleAccepted`, `recovered` or `dropped` effect, so a crash loses at most
+/// the call in flight.
 public enum WorkoutEffect: Sendable, Hashable {
     /// The session changed state (delegate `didChangeTo:from:date:`).
     case stateChanged(WorkoutSessionTransition)
@@ -26,6 +26,8 @@ public enum WorkoutEffect: Sendable, Hashable {
     case workoutSaved(FinishedWorkout)
     /// A session was restored from a snapshot after a crash.
     case recovered(workoutID: String, state: WorkoutSessionState)
+    /// The active session was dropped without saving: its workout is already saved.
+    case dropped(workoutID: String)
     /// A line for the node's log.
     case log(String)
 }

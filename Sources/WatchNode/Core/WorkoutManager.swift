@@ -32,6 +32,28 @@ public struct WorkoutManager: Sendable, Hashable {
     /// The active session's state, nil when there is none.
     public var activeState: WorkoutSessionState? { session?.state }
 
+    // MARK: - Workout clock
+
+    /// The time at which to date the active workout's next call or sample when the wall
+    /// clock says `nowMs`: `nowMs`, held at the latest time the workout recorded
+    /// (`latestRecordedMs`) while the wall clock is behind it.
+    ///
+    /// The session refuses a call dated before its last event (`.timeWentBackwards`) and the
+    /// builder a sample before its collection start; a wall clock that steps back (a fault)
+    /// MUST NOT make the user's pause, resume or end fail, or lose what was recorded. Dated
+    /// with this clock, the workout's inputs stand still until the wall clock catches up, so
+    /// the saved elapsed time is never negative and the collection never ends before its
+    /// last sample.
+    public func clockMs(at nowMs: EpochMs) -> EpochMs {
+        max(nowMs, latestRecordedMs ?? nowMs)
+    }
+
+    /// The latest time the active workout recorded (its start, last event, stop, latest
+    /// sample), nil without an active session.
+    public var latestRecordedMs: EpochMs? {
+        [session?.lastEventMs, builder?.latestRecordedMs].compactMap { $0 }.max()
+    }
+
     // MARK: - Session calls
 
     /// Prepares a new session (notStarted → prepared); `atMs` dates the failure of any
@@ -90,6 +112,24 @@ public struct WorkoutManager: Sendable, Hashable {
         }
         clearActive(id: s.id)
         return [.stateChanged(WorkoutSessionTransition(workoutID: s.id, from: s.state, to: .ended, atMs: nil))]
+    }
+
+    /// Drops the active session `workoutID` without saving anything, because its workout is
+    /// already saved: a store rollback restored the snapshot of a workout that had ended, and
+    /// the resync brought its record back. Ending it again would save a second, shorter copy
+    /// over the record and send its file again. Mirroring stops; the id is remembered as
+    /// ended. No effects when `workoutID` is not the active session.
+    public mutating func dropAlreadySaved(workoutID: String) -> [WorkoutEffect] {
+        guard let s = session, s.id == workoutID else { return [] }
+        clearActive(id: s.id)
+        var effects: [WorkoutEffect] = [
+            .dropped(workoutID: s.id), .log("workout \(s.id): dropped in state \(s.state.rawValue), it is already saved"),
+        ]
+        if s.startMs != nil {
+            mirror.stopMirroring()
+            effects.append(.mirroringStopped(workoutID: s.id))
+        }
+        return effects
     }
 
     // MARK: - Samples

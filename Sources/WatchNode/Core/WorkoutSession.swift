@@ -31,7 +31,9 @@ public struct WorkoutConfiguration: Sendable, Hashable {
 /// refused too: nothing ran, and the manager discards such a session instead.
 ///
 /// Times MUST NOT go backwards: a call earlier than the session's last recorded time is
-/// refused with `.timeWentBackwards` and changes nothing.
+/// refused with `.timeWentBackwards` and changes nothing. The app dates its calls with
+/// `WorkoutManager.clockMs(at:)`, which never goes back, so a wall clock that stepped back
+/// does not make them fail.
 public struct WorkoutSession: Sendable, Hashable {
     /// The workout id; the builder's samples and the saved record carry it.
     public let id: String
