@@ -87,6 +87,23 @@ struct PhoneGoalTests {
         }
     }
 
+    @Test func countdownWidgetFollowsTheClockBackToAnEarlierDay() throws {
+        let p = try Self.phone(.ja, 2026, 6, 7, 22)
+        p.ok("goal add Trip --date 2026-06-09")
+        #expect(p.q("widget countdown days")?.int == 2)
+        p.jumpClock(by: 3 * F.hourMs)
+        #expect(p.q("widget countdown days")?.int == 1)
+        p.jumpClock(by: -3 * F.hourMs)
+        #expect(p.q("goals today") == "2026-06-07")
+        #expect(p.q("widget countdown days")?.int == 2, "not the later day's count until its midnight")
+        #expect(p.q("widget countdown next")?.intValue == F.local(Self.tokyo, 2026, 6, 8, 0))
+        // The same when the app launches after the clock went back.
+        p.jumpClock(by: 3 * F.hourMs)
+        #expect(p.q("widget countdown days")?.int == 1)
+        try p.restart(afterClockJump: -3 * F.hourMs)
+        #expect(p.q("widget countdown days")?.int == 2)
+    }
+
     @Test func countdownWidgetShowsTheTopGoalAndReloadsAtLocalMidnight() throws {
         let p = try Self.phone()
         #expect(p.q("widget countdown title") == "目標を設定してください")
