@@ -27,7 +27,9 @@ extension CountdownCommands {
         }
     }
 
-    /// `goal edit REF [--title T] [--date D | --age N]`: only the changed fields are written.
+    /// `goal edit REF [--title T] [--date D | --age N]`: only the changed fields are written,
+    /// and with a changed target the kind and the target together
+    /// (`CountdownGoal.fields(editedFrom:)`).
     static func edit(_ args: [String], _ input: CountdownCommandInput) -> CountdownCommandResult {
         guard let ref = args.first, !ref.hasPrefix("--") else { return usageError(input) }
         let title = option("title", in: args), date = option("date", in: args), age = option("age", in: args)
@@ -54,7 +56,7 @@ extension CountdownCommands {
             var value = savedValue(saved, goals: goals, input)
             value = merged(value, ["changed": .array(changed.keys.sorted().map { .string($0) })])
             let text = withWarnings(L10n.countdownCommandUpdated(saved.goal.title)(input.language), saved.warnings, input.language)
-            return ok(text, value, input, writes: [.setGoalFields(id: goal.id, fields: changed)])
+            return ok(text, value, input, writes: [.setGoalFields(id: goal.id, fields: saved.goal.fields(editedFrom: goal))])
         }
     }
 
