@@ -87,6 +87,19 @@ struct PhoneGoalTests {
         }
     }
 
+    @Test func aReachedAgeGoalCanBeRenamedButNotSetToTheCurrentAge() throws {
+        let p = try Self.phone(.ja, 2026, 6, 9, 10)
+        p.ok("profile birth-date 1990-06-10")
+        p.ok("goal add \"Thirty-six\" --age 36")
+        p.advance(to: F.day(2026, 6, 10), 10)
+        #expect(p.q("goal goal-1 status") == "achieved")
+        #expect(p.ok("goal edit goal-1 --title \"36!\"").text == "目標「36!」を更新しました")
+        #expect(p.q("goal goal-1 title") == "36!")
+        #expect(p.q("goal goal-1 status") == "achieved")
+        #expect(p.run("goal edit goal-1 --age 36").text == "目標年齢は現在の年齢より大きく設定してください")
+        #expect(p.ok("goal edit goal-1 --age 37").text == "目標「36!」を更新しました")
+    }
+
     @Test func countdownWidgetFollowsTheClockBackToAnEarlierDay() throws {
         let p = try Self.phone(.ja, 2026, 6, 7, 22)
         p.ok("goal add Trip --date 2026-06-09")
