@@ -164,6 +164,6 @@ extension PhoneApp {
         state.observer.deliveries += 1
         refreshAppGroup(&ctx)
         reloadFitnessWidgets(&ctx)
-        if let snapshot = state.widgets.appGroup { perform(.pushComplication(snapshot), &ctx) }
+        if let snapshot = state.widgets.appGroup { perform(complicationPush(snapshot, ctx), &ctx) }
     }
 }

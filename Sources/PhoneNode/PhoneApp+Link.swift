@@ -71,6 +71,12 @@ extension PhoneApp {
         }
     }
 
+    /// The push of `snapshot`, naming the replicated write its step goal came from (the
+    /// snapshot was just refreshed from the replica, so the two agree).
+    func complicationPush(_ snapshot: FitnessWidgetSnapshot, _ ctx: NodeContext) -> PhoneEffect {
+        .pushComplication(snapshot, stepGoalStamp: AppSettings.stepGoalStamp(in: ctx.replica))
+    }
+
     /// `transferCurrentComplicationUserInfo` and what became of it.
     mutating func pushComplication(_ payload: PlistValue, _ ctx: inout NodeContext) -> String {
         switch ctx.transferCurrentComplicationUserInfo(payload) {
@@ -98,7 +104,7 @@ extension PhoneApp {
         case "push" where w.count == 2:
             refreshAppGroup(&ctx)
             guard let snapshot = state.widgets.appGroup else { return .error("no App Group snapshot to push") }
-            perform(.pushComplication(snapshot), &ctx)
+            perform(complicationPush(snapshot, ctx), &ctx)
             let outcome = state.effects.last?.outcome ?? "?"
             return .ok(["outcome": .string(outcome), "remaining": .int(Int64(ctx.remainingComplicationUserInfoTransfers))],
                        text: "complication push → \(outcome) (\(ctx.remainingComplicationUserInfoTransfers) left today)")

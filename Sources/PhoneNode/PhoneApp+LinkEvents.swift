@@ -42,6 +42,8 @@ extension PhoneApp {
             state.link.recordLinkError(error.code.name)
         case .didReceiveUserInfo(let info, _):
             ctx.log(.debug, "ignored user info from the watch: \(info.jsonString())")
+        case .peerAppStateDidChange(let watch):
+            endLiveWorkoutIfTheWatchHasNone(watch, &ctx)
         default:
             break
         }
@@ -79,6 +81,18 @@ extension PhoneApp {
         guard let live = state.live, live.isActive, let id = live.workoutID,
               let record = ctx.replica.record(WorkoutRecord.self, id: id), record.state == .ended else { return }
         endLiveWorkout(id: id, &ctx)
+    }
+
+    /// The watch reported its app state: without a workout session there (`workoutActive`
+    /// false: none prepared, running or paused), a live workout still shown as active ends.
+    /// Its session is gone without a word — the watch's store was found corrupt and reset,
+    /// say — and neither `mirroringStopped` nor a saved record will come. The report follows
+    /// the watch's messages on the same connection, so it never overtakes the metrics of a
+    /// workout it does not know.
+    mutating func endLiveWorkoutIfTheWatchHasNone(_ watch: AppState, _ ctx: inout NodeContext) {
+        guard !watch.workoutActive, let live = state.live, live.isActive else { return }
+        ctx.log(.info, "the watch reports no workout session: live workout \(live.workoutID ?? "—") ended")
+        endLiveWorkout(id: nil, &ctx)
     }
 
     // MARK: - Files

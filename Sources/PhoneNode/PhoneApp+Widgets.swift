@@ -100,6 +100,15 @@ extension PhoneApp {
         }
     }
 
+    /// True when the countdown widget must reload: never loaded, its reload time (the next
+    /// local midnight when it loaded) has come, or that time lies beyond the coming local
+    /// midnight — the clock went back to an earlier day than the entry counts from, and
+    /// waiting for that midnight would show a later day's count until then.
+    func isCountdownWidgetReloadDue(_ ctx: NodeContext) -> Bool {
+        guard let next = state.countdownWidget.nextReloadMs else { return true }
+        return next <= ctx.now || next > nextLocalMidnight(ctx)
+    }
+
     /// The countdown widget's current timeline; nil before the first reload.
     func countdownWidgetTimeline() -> CountdownWidgetTimeline? {
         let w = state.countdownWidget

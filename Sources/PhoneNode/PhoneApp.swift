@@ -206,7 +206,7 @@ public struct PhoneApp: NodeApp {
         deliverDueNotifications(&ctx)
         if let due = state.observer.dueMs, due <= ctx.now { deliverStepObserver(&ctx) }
         if state.widgets.nextReloadMs.map({ $0 <= ctx.now }) ?? true { reloadFitnessWidgets(&ctx) }
-        if state.countdownWidget.nextReloadMs.map({ $0 <= ctx.now }) ?? true { reloadCountdownWidget(&ctx) }
+        if isCountdownWidgetReloadDue(ctx) { reloadCountdownWidget(&ctx) }
     }
 
     /// Recomputes every goal's count for today (launch, foreground, date change).

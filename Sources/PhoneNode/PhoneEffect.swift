@@ -13,9 +13,11 @@ public enum PhoneEffect: Sendable, Equatable {
     case startWatchWorkout(activity: WorkoutActivityType, startMs: EpochMs)
     /// Push today's activity to the watch's step complication
     /// (`transferCurrentComplicationUserInfo`; the link owns the 50-a-day budget). Payload:
-    /// `["complication": App Group snapshot]` (`todaySteps`, `stepGoal`, `todayCalories`,
-    /// `latestHeartRate`, `savedAt`; missing values absent).
-    case pushComplication(FitnessWidgetSnapshot)
+    /// `["complication": App Group snapshot + stepGoalStamp]` (`todaySteps`, `stepGoal`,
+    /// `todayCalories`, `latestHeartRate`, `savedAt`, and `stepGoalStamp`: the stamp of the
+    /// replicated write the goal came from; missing values absent). The watch shows the pushed
+    /// goal only while its own replica holds no newer write of the goal.
+    case pushComplication(FitnessWidgetSnapshot, stepGoalStamp: HLCTimestamp?)
 
     /// The payload key of `startWatchWorkout`.
     public static let startWorkoutKey = PeerPayloadKeys.startWorkout
@@ -35,9 +37,16 @@ public enum PhoneEffect: Sendable, Equatable {
         switch self {
         case .startWatchWorkout(let activity, let startMs):
             [Self.startWorkoutKey: ["activity": .string(activity.rawValue), "startMs": .int(startMs)]]
-        case .pushComplication(let snapshot):
-            [Self.complicationKey: snapshot.plistValue]
+        case .pushComplication(let snapshot, let stamp):
+            [Self.complicationKey: Self.complicationPayload(snapshot, stepGoalStamp: stamp)]
         }
+    }
+
+    /// The App Group snapshot's dictionary with the goal's stamp added.
+    static func complicationPayload(_ snapshot: FitnessWidgetSnapshot, stepGoalStamp: HLCTimestamp?) -> PlistValue {
+        guard let stepGoalStamp, var d = snapshot.plistValue.dictionaryValue else { return snapshot.plistValue }
+        d[PeerPayloadKeys.stepGoalStamp] = stepGoalStamp.plistValue
+        return .dictionary(d)
     }
 
     /// Rebuilds an effect from its payload; nil for anything else.
@@ -46,7 +55,7 @@ public enum PhoneEffect: Sendable, Equatable {
             guard let a = s["activity"]?.stringValue.flatMap(WorkoutActivityType.init(rawValue:)), let at = s["startMs"]?.intValue else { return nil }
             self = .startWatchWorkout(activity: a, startMs: at)
         } else if let c = p[Self.complicationKey], let snapshot = FitnessWidgetSnapshot(plistValue: c) {
-            self = .pushComplication(snapshot)
+            self = .pushComplication(snapshot, stepGoalStamp: c[PeerPayloadKeys.stepGoalStamp].flatMap(HLCTimestamp.init(plistValue:)))
         } else {
             return nil
         }

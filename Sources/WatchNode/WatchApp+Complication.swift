@@ -11,17 +11,21 @@ import Shared
 /// info. One reload per change of the (steps, goal) pair; an unchanged pair costs nothing.
 ///
 /// The goal shown is the replicated `AppSettings.stepGoal`, except that a goal the phone
-/// pushed stands until the replicated goal next changes (the push jumps the queue; the
-/// settings record follows through the replicated state).
+/// pushed stands while it is newer than the replicated one (the push jumps the queue; the
+/// settings record follows through the replicated state). Newer is decided by the stamps of
+/// the two writes (`PhoneStepsPush.isStepGoalNewer`), as the replica's merge decides, so a
+/// push that left before a later write — of either device — never hides it.
 extension WatchApp {
     /// Recomputes the gauge and asks the feed to show it.
     mutating func refreshComplication(_ ctx: inout NodeContext) {
         let replicatedGoal = settings(ctx).stepGoal
-        if let seen = seenStepGoal, seen != replicatedGoal, phonePush?.stepGoal != nil {
+        if let push = phonePush, push.stepGoal != nil,
+           !push.isStepGoalNewer(thanReplicated: AppSettings.stepGoalStamp(in: ctx.replica))
+        {
             phonePush?.stepGoal = nil
+            phonePush?.stepGoalStamp = nil
             persistPhonePush(&ctx)
         }
-        seenStepGoal = replicatedGoal
         let gauge = ComplicationGauge(steps: displayedSteps(todayTotals(ctx)), stepGoal: phonePush?.stepGoal ?? replicatedGoal)
         let before = complication
         let outcome = complication.show(gauge, at: ctx.now, appInForeground: lifecycle.presence == .foreground)
@@ -37,11 +41,11 @@ extension WatchApp {
     }
 
     /// The phone pushed complication data: remember it for the local day its snapshot was
-    /// taken on (today when it does not say) and reload.
+    /// taken on (today when it does not say) and reload. Its goal counts only while it is
+    /// newer than the replicated goal (`refreshComplication`).
     mutating func receiveComplicationInfo(_ info: ComplicationUserInfo, _ ctx: inout NodeContext) {
         let day = ctx.calendar.civilDate(info.savedAtMs ?? ctx.now)
-        phonePush = PhoneStepsPush(day: day, steps: info.steps, stepGoal: info.stepGoal)
-        seenStepGoal = settings(ctx).stepGoal
+        phonePush = PhoneStepsPush(day: day, steps: info.steps, stepGoal: info.stepGoal, stepGoalStamp: info.stepGoalStamp)
         persistPhonePush(&ctx)
         refreshComplication(&ctx)
     }

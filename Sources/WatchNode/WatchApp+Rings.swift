@@ -82,10 +82,6 @@ extension WatchApp {
         }
         let key = RecordKey(AppSettings.collection, AppSettings.recordID)
         if case .failure(let e) = ctx.set(key, ["stepGoal": .int(Int64(goal))]) { return .error("step goal not saved: \(e)") }
-        if phonePush?.stepGoal != nil {
-            phonePush?.stepGoal = nil
-            persistPhonePush(&ctx)
-        }
         refreshComplication(&ctx)
         let r = rings(ctx)
         return .ok(r.jsonValue(), text: r.text(ctx.language))

@@ -60,8 +60,6 @@ public struct WatchApp: NodeApp {
     /// Today in the device's time zone and where it ends (not durable: recomputed when the
     /// day or the zone changes), so a tick needs no calendar arithmetic.
     var dayWindow: LocalDayWindow?
-    /// The replicated step goal the last refresh saw (a change clears a pushed goal).
-    var seenStepGoal: Int?
     /// The workout whose snapshot is stored, and how many of its samples are.
     var persistedWorkoutID: String?
     var persistedSampleCount = 0

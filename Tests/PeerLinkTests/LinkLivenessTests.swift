@@ -101,6 +101,29 @@ struct LinkLivenessTests {
         #expect(!s.isPaired && !s.isWatchAppInstalled && !s.isComplicationEnabled)
     }
 
+    @Test func aChangedPeerAppStateIsReportedOncePerChangeAndAtEachConnection() {
+        var p = SessionPair.connected()
+        func reports() -> [AppState] {
+            p.phoneEvents.compactMap { if case .peerAppStateDidChange(let s) = $0 { s } else { nil } }
+        }
+        #expect(reports() == [AppState()], "the handshake's state")
+        p.watch.setLocalAppState(AppState(workoutActive: true))
+        p.collect()
+        p.run()
+        for _ in 0..<3 {  // pings and pongs repeat the state
+            p.advance(p.watch.config.heartbeatIntervalMs)
+            #expect(p.wire.contains { $0.frame.kind == .ping })
+            p.run()
+        }
+        #expect(reports() == [AppState(), AppState(workoutActive: true)])
+        p.disconnect()
+        p.watch.setLocalAppState(AppState(workoutActive: false))
+        p.collect()
+        p.connect()
+        p.run()
+        #expect(reports().last == AppState(), "a new connection reports the state it finds")
+    }
+
     @Test func contentArrivingWhileTheAppIsNotRunningWaitsAndSurvivesARestart() throws {
         var p = SessionPair.connected()
         p.phone.setLocalAppState(AppState(isRunning: false, isForeground: false))

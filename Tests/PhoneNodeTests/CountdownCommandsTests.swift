@@ -40,6 +40,14 @@ struct CountdownCommandsTests {
         #expect(kind.writes.isEmpty)
     }
 
+    @Test func editOfTheTargetWritesTheKindWithIt() throws {
+        let r = try #require(CountdownCommands.run(["goal", "edit", "g2", "--date", "2026-07-01"], Self.input()))
+        #expect(r.writes == [.setGoalFields(id: "g2", fields: ["targetDate": "2026-07-01", "isAgeGoal": false])])
+        #expect(r.value["changed"] == ["targetDate"], "the reply lists what changed")
+        let both = try #require(CountdownCommands.run(["goal", "edit", "g2", "--title", "B2", "--date", "2026-07-01"], Self.input()))
+        #expect(both.writes == [.setGoalFields(id: "g2", fields: ["title": "B2", "targetDate": "2026-07-01", "isAgeGoal": false])])
+    }
+
     @Test func moveWritesOnlyTheMovedGoalsPriority() throws {
         let r = try #require(CountdownCommands.run(["goal", "move", "g3", "1"], Self.input()))
         #expect(r.writes == [.setGoalFields(id: "g3", fields: ["priority": .int(Int64(-CountdownGoalBook.priorityStep))])])

@@ -154,6 +154,35 @@ import Testing
         #expect(net.phoneValue("live workout state") == "ended")
     }
 
+    @Test func aLiveWorkoutEndsWhenTheWatchReportsNoWorkoutSession() throws {
+        let net = try makePhoneNetwork(seed: 30, start: F.local("Asia/Tokyo", 2026, 6, 1, 8))
+        let metrics = #"message {"type": "workout.liveMetrics", "workoutID": "w4", "state": "running", "startMs": 1}"#
+        net.onWatch("session on")
+        net.onWatch(metrics)
+        // Out of range and back with the session still there: the live view goes on.
+        net.setLink(up: false)
+        net.runUntilQuiet(maxMs: 10_000)
+        net.setLink(up: true)
+        #expect(net.runUntilQuiet())
+        #expect(net.phoneValue("live workout state") == "running")
+        // The watch loses its session without a word (its store was reset) while out of range:
+        // its app state at the reconnection ends the live view; nothing was saved.
+        net.setLink(up: false)
+        net.runUntilQuiet(maxMs: 10_000)
+        net.onWatch("session off")
+        #expect(net.phoneValue("live workout state") == "running", "out of range: nothing arrived yet")
+        net.setLink(up: true)
+        #expect(net.runUntilQuiet())
+        #expect(net.phoneValue("live workout state") == "ended")
+        #expect(net.phoneValue("workouts")?.int == 0)
+        // The same while connected.
+        net.onWatch("session on")
+        net.onWatch(metrics)
+        #expect(net.phoneValue("live workout state") == "running")
+        net.onWatch("session off")
+        #expect(net.phoneValue("live workout state") == "ended")
+    }
+
     @Test func everySettingsChangeIsSentAsTheApplicationContext() throws {
         let net = try makePhoneNetwork(seed: 29, start: F.local("Asia/Tokyo", 2026, 6, 1, 8))
         func watchSees() -> PlistValue? { net.watch.ctx.receivedApplicationContext["settings"] }

@@ -87,6 +87,36 @@ struct PhoneGoalTests {
         }
     }
 
+    @Test func aReachedAgeGoalCanBeRenamedButNotSetToTheCurrentAge() throws {
+        let p = try Self.phone(.ja, 2026, 6, 9, 10)
+        p.ok("profile birth-date 1990-06-10")
+        p.ok("goal add \"Thirty-six\" --age 36")
+        p.advance(to: F.day(2026, 6, 10), 10)
+        #expect(p.q("goal goal-1 status") == "achieved")
+        #expect(p.ok("goal edit goal-1 --title \"36!\"").text == "目標「36!」を更新しました")
+        #expect(p.q("goal goal-1 title") == "36!")
+        #expect(p.q("goal goal-1 status") == "achieved")
+        #expect(p.run("goal edit goal-1 --age 36").text == "目標年齢は現在の年齢より大きく設定してください")
+        #expect(p.ok("goal edit goal-1 --age 37").text == "目標「36!」を更新しました")
+    }
+
+    @Test func countdownWidgetFollowsTheClockBackToAnEarlierDay() throws {
+        let p = try Self.phone(.ja, 2026, 6, 7, 22)
+        p.ok("goal add Trip --date 2026-06-09")
+        #expect(p.q("widget countdown days")?.int == 2)
+        p.jumpClock(by: 3 * F.hourMs)
+        #expect(p.q("widget countdown days")?.int == 1)
+        p.jumpClock(by: -3 * F.hourMs)
+        #expect(p.q("goals today") == "2026-06-07")
+        #expect(p.q("widget countdown days")?.int == 2, "not the later day's count until its midnight")
+        #expect(p.q("widget countdown next")?.intValue == F.local(Self.tokyo, 2026, 6, 8, 0))
+        // The same when the app launches after the clock went back.
+        p.jumpClock(by: 3 * F.hourMs)
+        #expect(p.q("widget countdown days")?.int == 1)
+        try p.restart(afterClockJump: -3 * F.hourMs)
+        #expect(p.q("widget countdown days")?.int == 2)
+    }
+
     @Test func countdownWidgetShowsTheTopGoalAndReloadsAtLocalMidnight() throws {
         let p = try Self.phone()
         #expect(p.q("widget countdown title") == "目標を設定してください")

@@ -100,6 +100,20 @@ struct PhoneHealthTests {
         #expect(p.q("effects count")?.int == 2)
     }
 
+    @Test func complicationPushNamesTheWriteOfItsStepGoal() throws {
+        let p = try PhoneHarness(start: PhoneFixture.local(Self.tokyo, 2026, 6, 1, 12))
+        p.ok("complication push")
+        #expect(p.q("effect last stepGoal")?.int == 10_000)
+        #expect(p.q("effect last stepGoalStamp") == nil, "the default goal was never written")
+        p.ok("settings step-goal 8000")
+        p.ok("complication push")
+        let stamp = try #require(AppSettings.stepGoalStamp(in: p.engine.ctx.replica))
+        #expect(p.q("effect last stepGoal")?.int == 8_000)
+        #expect(p.q("effect last stepGoalStamp") == stamp.plistValue, "the watch compares it with its own goal's write")
+        try p.restart()
+        #expect(p.q("effect last stepGoalStamp") == stamp.plistValue, "kept with the effect")
+    }
+
     @Test func badSamplesAreRefusedAndIdsAreDeterministic() throws {
         let start = PhoneFixture.local(Self.tokyo, 2026, 6, 1, 12)
         let p = try PhoneHarness(start: start)

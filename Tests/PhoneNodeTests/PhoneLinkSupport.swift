@@ -12,11 +12,13 @@ import Testing
 /// `setting FIELD JSON`, `workout ID STATE START_MS`, `userinfo JSON`, `message JSON` (no reply
 /// expected), `samplefile WORKOUT_ID N` (a `WorkoutSampleFile` of N heart-rate samples, sent
 /// with `transferFile`), `app foreground|background`, `face on|off` (the complication on the
-/// active face), `answers on|off` (reply to the phone's messages).
+/// active face), `session on|off` (a workout session keeps the app active, as reported in
+/// its app state), `answers on|off` (reply to the phone's messages).
 struct StubWatchApp: NodeApp {
     var written = 0
     var foreground = true
     var face = true
+    var session = false
     var answers = true
     /// Messages the phone sent, in order.
     var messages: [PlistValue] = []
@@ -68,12 +70,13 @@ struct StubWatchApp: NodeApp {
             case .success(let t): return .ok(.string(t.id))
             case .failure(let e): return .error("\(e)")
             }
-        case "app", "face", "answers":
+        case "app", "face", "session", "answers":
             guard w.count == 2 else { return .error("usage") }
             if w[0] == "app" { foreground = w[1] == "foreground" }
             if w[0] == "face" { face = w[1] == "on" }
+            if w[0] == "session" { session = w[1] == "on" }
             if w[0] == "answers" { answers = w[1] == "on" }
-            ctx.setAppState(AppState(isRunning: foreground, isForeground: foreground, complicationEnabled: face))
+            ctx.setAppState(AppState(isRunning: foreground || session, isForeground: foreground, workoutActive: session, complicationEnabled: face))
             return .ok()
         default:
             return .error("unknown")

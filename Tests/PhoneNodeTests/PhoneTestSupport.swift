@@ -39,6 +39,12 @@ final class PhoneHarness {
 
     /// Rebuilds the node over the same store (an app restart or a crash after the last commit).
     func restart() throws {
+        try restart(afterClockJump: 0)
+    }
+
+    /// Rebuilds the node after its wall clock jumped by `ms` while it was down.
+    func restart(afterClockJump ms: Int64) throws {
+        now += ms
         engine = try Self.open(store: store, sink: sink, calendar: calendar, language: language, now: now, pairingSecret: pairingSecret)
         sent = []
         drain()
@@ -99,6 +105,14 @@ final class PhoneHarness {
 
     /// Moves the clock forward by `ms`.
     func advance(by ms: Int64) { advance(to: now + ms) }
+
+    /// The wall clock jumps by `ms`, either way (the scenario's `clock phone ±D`); the app
+    /// sees it at once, with no timers fired on the way.
+    func jumpClock(by ms: Int64) {
+        now += ms
+        engine.tick(now: now)
+        drain()
+    }
 
     /// Moves to local wall time `hour:minute` on `day` (in the current zone).
     func advance(to day: CivilDate, _ hour: Int, _ minute: Int = 0) { advance(to: calendar.instant(day, hour: hour, minute: minute)) }

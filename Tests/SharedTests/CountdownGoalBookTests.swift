@@ -149,6 +149,26 @@ import Testing
         #expect(CountdownGoalBook.edit(goal, draft: draft, birthDate: born, today: today) == .failure(CountdownRefusal([.titleEmpty])))
     }
 
+    @Test func aRenameLeavesAReachedOrPassedTargetUnchecked() throws {
+        // Born 1990-06-20: 36 on 2026-06-20, the day the goal is reached.
+        let birthday = F.day(2026, 6, 20)
+        let reached = F.ageGoal("g", "Thirty-six", age: 36)
+        var renamed = CountdownGoalDraft(goal: reached)
+        renamed.title = "36!"
+        let saved = try CountdownGoalBook.edit(reached, draft: renamed, setsTarget: false, birthDate: born, today: birthday).get()
+        #expect(saved.goal.title == "36!" && saved.goal.targetAge == 36 && saved.warnings.isEmpty)
+        #expect(CountdownGoalBook.edit(reached, draft: renamed, birthDate: born, today: birthday)
+                == .failure(CountdownRefusal([.targetAgeNotAboveCurrentAge(currentAge: 36)])), "setting 36 that day is refused")
+        let past = F.dateGoal("d", "Trip", F.day(2026, 6, 1))
+        var trip = CountdownGoalDraft(goal: past)
+        trip.title = "Past trip"
+        #expect(try CountdownGoalBook.edit(past, draft: trip, setsTarget: false, birthDate: nil, today: today).get().warnings.isEmpty)
+        #expect(try CountdownGoalBook.edit(past, draft: trip, birthDate: nil, today: today).get().warnings == [.targetDateInPast])
+        trip.title = " "
+        #expect(CountdownGoalBook.edit(past, draft: trip, setsTarget: false, birthDate: nil, today: today)
+                == .failure(CountdownRefusal([.titleEmpty])), "the title is still checked")
+    }
+
     // MARK: - Birth date
 
     @Test func futureBirthDateIsRefused() {

@@ -76,6 +76,33 @@ struct ReplicaRecordTypesTests {
         editsOfDifferentFieldsSurvive(base, phoneEdit: titled.fields(changedFrom: base), watchEdit: moved.fields(changedFrom: base), expected: expected)
     }
 
+    @Test func aLaterTargetEditWinsWholeOverAConcurrentKindSwitch() {
+        let base = CountdownGoal(id: "g1", title: "Milestone", targetAge: 40, isAgeGoal: true, createdMs: t, priority: 10)
+        var toDate = base
+        toDate.isAgeGoal = false
+        toDate.targetDate = CivilDate(year: 2026, month: 12, day: 1)
+        var olderAge = base
+        olderAge.targetAge = 45
+        #expect(olderAge.fields(editedFrom: base) == ["targetAge": 45, "isAgeGoal": true], "the kind goes with the target")
+        var renamed = base
+        renamed.title = "Big one"
+        #expect(renamed.fields(editedFrom: base) == ["title": "Big one"], "a rename writes only the title")
+
+        var phone = ReplicaPeer(role: .phone, incarnation: 1), watch = ReplicaPeer(role: .watch, incarnation: 2)
+        phone.state.put(base, wallMs: t)
+        syncUntilQuiet(&phone, &watch, nowMs: t)
+        let key = RecordKey(CountdownGoal.collection, base.id)
+        phone.state.set(key, toDate.fields(editedFrom: base), wallMs: t + 10)
+        watch.state.set(key, olderAge.fields(editedFrom: base), wallMs: t + 20)
+        phone.state.set(key, renamed.fields(editedFrom: base), wallMs: t + 30)
+        syncUntilQuiet(&phone, &watch, nowMs: t + 40)
+        var expected = olderAge
+        expected.title = renamed.title
+        expected.targetDate = toDate.targetDate  // kept as typed, not counted
+        #expect(phone.state.record(CountdownGoal.self, id: base.id) == expected)
+        #expect(watch.state.record(CountdownGoal.self, id: base.id) == expected)
+    }
+
     @Test func settingsEditedOnDifferentDevicesBothSurvive() {
         var expected = AppSettings.defaults
         expected.stepGoal = 8_000

@@ -139,6 +139,32 @@ import Testing
         #expect(pair.watchValue("complication max")?.intValue == 9_000)
     }
 
+    @Test func pushedGoalOlderThanTheWatchsLaterGoalDoesNotPinTheGauge() throws {
+        let pair = try EnginePair()
+        pair.connect()
+        pair.disconnect()
+        pair.onPhone("goal 8000")
+        let phoneWrite = try #require(AppSettings.stepGoalStamp(in: pair.phone.ctx.replica))
+        pair.advance(by: 60 * second)
+        pair.onPhone("push {\"complication\": {\"stepGoal\": 8000, \"stepGoalStamp\": \(phoneWrite.plistValue.jsonString())}}")
+        pair.advance(by: 60 * second)
+        pair.onWatch("settings step-goal 12000")
+        pair.connect()
+        #expect(pair.watch.app.link.complicationPushes > 0, "the push arrived")
+        #expect(pair.watchValue("settings step-goal")?.intValue == 12_000, "the watch's later write wins the merge")
+        #expect(pair.watchValue("complication max")?.intValue == 12_000, "and the gauge follows it")
+        // A push naming a newer write than the watch holds stands (its settings record is
+        // still on the way), until a write newer than it reaches the replica.
+        let watchWrite = try #require(AppSettings.stepGoalStamp(in: pair.watch.ctx.replica))
+        let ahead = HLCTimestamp(wallMs: watchWrite.wallMs + 1, counter: 0, replica: watchWrite.replica)
+        pair.onPhone("push {\"complication\": {\"stepGoal\": 9000, \"stepGoalStamp\": \(ahead.plistValue.jsonString())}}")
+        #expect(pair.watchValue("settings step-goal")?.intValue == 12_000)
+        #expect(pair.watchValue("complication max")?.intValue == 9_000)
+        pair.advance(by: 60 * second)
+        pair.onPhone("goal 9500")
+        #expect(pair.watchValue("complication max")?.intValue == 9_500)
+    }
+
     @Test func countdownTopGoalFollowsThePhoneAndLocalMidnight() throws {
         let pair = try EnginePair()
         pair.connect()

@@ -81,6 +81,28 @@ import Testing
         #expect(PhoneStepsPush(restoring: push.plistValue()) == push)
     }
 
+    @Test func pushedGoalStandsOnlyWhileNewerThanTheReplicatedGoal() {
+        let day = CivilDate(year: 2026, month: 6, day: 1)
+        let phoneWrite = HLCTimestamp(wallMs: 1_000, counter: 0, replica: 1)
+        let push = PhoneStepsPush(day: day, steps: 0, stepGoal: 8_000, stepGoalStamp: phoneWrite)
+        #expect(push.isStepGoalNewer(thanReplicated: nil), "nothing written on the watch: the push stands")
+        #expect(push.isStepGoalNewer(thanReplicated: HLCTimestamp(wallMs: 999, counter: 7, replica: 2)))
+        #expect(!push.isStepGoalNewer(thanReplicated: phoneWrite), "the same write arrived through the replica")
+        #expect(!push.isStepGoalNewer(thanReplicated: HLCTimestamp(wallMs: 1_000, counter: 1, replica: 2)), "a later write wins")
+        let unstamped = PhoneStepsPush(day: day, steps: 0, stepGoal: 8_000)
+        #expect(unstamped.isStepGoalNewer(thanReplicated: nil))
+        #expect(!unstamped.isStepGoalNewer(thanReplicated: .zero), "a goal without a stamp is older than every write")
+        #expect(!PhoneStepsPush(day: day, steps: 0, stepGoal: nil).isStepGoalNewer(thanReplicated: nil))
+        #expect(PhoneStepsPush(restoring: push.plistValue()) == push)
+        // On the wire: the stamp rides next to the goal, and a malformed one is refused.
+        let info = ComplicationUserInfo(steps: 3, stepGoal: 8_000, savedAtMs: 5, stepGoalStamp: phoneWrite)
+        #expect(PhonePayload.parse(info.payload(), isComplication: true) == .success(.complication(info)))
+        guard case .failure? = PhonePayload.parse(["complication": ["stepGoal": 8_000, "stepGoalStamp": "late"]], isComplication: true) else {
+            Issue.record("a stepGoalStamp that is not a stamp is malformed")
+            return
+        }
+    }
+
     @Test func todayTotalsRoundStepsAsThePhoneDoes() {
         let day = CivilDate(year: 2026, month: 6, day: 1)
         let start = tokyo.startOfDay(day)

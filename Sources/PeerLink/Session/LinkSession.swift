@@ -192,6 +192,7 @@ public struct LinkSession: Sendable {
 
     /// The peer reported its app state (appState, ping, pong, handshake).
     mutating func onPeerAppState(_ s: AppState) {
+        if s != peerAppState { actions.append(.deliver(.peerAppStateDidChange(s))) }
         peerAppState = s
         if config.role == .phone, s.complicationEnabled != persistent.peerComplicationEnabled {
             persistent.peerComplicationEnabled = s.complicationEnabled

@@ -101,6 +101,11 @@ public enum LinkEvent: Sendable, Equatable {
     case reachabilityDidChange(Bool)
     /// `isPaired`, `isWatchAppInstalled` or `isComplicationEnabled` changed.
     case watchStateDidChange
+    /// The peer reported an app state other than the last one it reported on this
+    /// connection (the first report of each connection counts as a change). On the phone it
+    /// stands in for HealthKit's mirrored workout session: the watch's `workoutActive` false
+    /// means it holds no workout session.
+    case peerAppStateDidChange(AppState)
     /// The peer's message woke this (phone) app in the background.
     case appDidWakeInBackground
     case didReceiveMessage(IncomingMessage)

@@ -27,7 +27,10 @@ extension CountdownCommands {
         }
     }
 
-    /// `goal edit REF [--title T] [--date D | --age N]`: only the changed fields are written.
+    /// `goal edit REF [--title T] [--date D | --age N]`: only the changed fields are written,
+    /// and with a changed target the kind and the target together
+    /// (`CountdownGoal.fields(editedFrom:)`). The target is validated only when the edit sets
+    /// it, so a goal reached or passed can still be renamed.
     static func edit(_ args: [String], _ input: CountdownCommandInput) -> CountdownCommandResult {
         guard let ref = args.first, !ref.hasPrefix("--") else { return usageError(input) }
         let title = option("title", in: args), date = option("date", in: args), age = option("age", in: args)
@@ -38,11 +41,12 @@ extension CountdownCommands {
             guard let t = title.value else { return usageError(input) }
             draft.title = t
         }
-        if date.present || age.present {
+        let setsTarget = date.present || age.present
+        if setsTarget {
             draft.isAgeGoal = age.present
             if let refusal = parseTarget(date: date, age: age, into: &draft, input) { return refusal }
         }
-        switch CountdownGoalBook.edit(goal, draft: draft, birthDate: input.profile?.birthDate, today: input.today) {
+        switch CountdownGoalBook.edit(goal, draft: draft, setsTarget: setsTarget, birthDate: input.profile?.birthDate, today: input.today) {
         case .failure(let refusal):
             return refuse(refusalText(refusal, input.language), input)
         case .success(let saved):
@@ -54,7 +58,7 @@ extension CountdownCommands {
             var value = savedValue(saved, goals: goals, input)
             value = merged(value, ["changed": .array(changed.keys.sorted().map { .string($0) })])
             let text = withWarnings(L10n.countdownCommandUpdated(saved.goal.title)(input.language), saved.warnings, input.language)
-            return ok(text, value, input, writes: [.setGoalFields(id: goal.id, fields: changed)])
+            return ok(text, value, input, writes: [.setGoalFields(id: goal.id, fields: saved.goal.fields(editedFrom: goal))])
         }
     }
 

@@ -49,11 +49,13 @@ public enum CountdownGoalBook {
     }
 
     /// Applies `draft` to `goal` (seed 4.3), keeping its id, creation time and priority, or
-    /// refuses it with the same rules as `create`.
+    /// refuses it with the same rules as `create`. `setsTarget` false: the edit leaves the
+    /// target as it is (a rename), which is then not validated — a goal reached or passed
+    /// since it was set can still be renamed.
     public static func edit(
-        _ goal: CountdownGoal, draft: CountdownGoalDraft, birthDate: CivilDate?, today: CivilDate
+        _ goal: CountdownGoal, draft: CountdownGoalDraft, setsTarget: Bool = true, birthDate: CivilDate?, today: CivilDate
     ) -> Result<CountdownSavedGoal, CountdownRefusal> {
-        let issues = CountdownRules.validate(draft, birthDate: birthDate, today: today)
+        let issues = CountdownRules.validate(draft, birthDate: birthDate, today: today, checkingTarget: setsTarget)
         if issues.contains(where: \.isBlocking) { return .failure(CountdownRefusal(issues)) }
         var edited = goal
         edited.title = draft.trimmedTitle

@@ -95,8 +95,13 @@ extension CountdownRules {
     /// Every issue with `draft` on the local day `today`, blocking ones first, in form order
     /// (title, then target). The target age is checked against the age on `today`: a target
     /// age equal to the current age is refused even on the birthday it was reached.
+    ///
+    /// `checkingTarget` false leaves the target out (an edit that does not set it, such as a
+    /// rename): the seed's target rules apply when the user sets a target (要件2.3 "WHEN
+    /// ユーザーが目標年齢を設定する", design "目標年齢: 現在年齢以下の拒否", "目標日: 過去日付の警告"),
+    /// and a goal whose target has since been reached or passed must still be renamable.
     public static func validate(
-        _ draft: CountdownGoalDraft, birthDate: CivilDate?, today: CivilDate
+        _ draft: CountdownGoalDraft, birthDate: CivilDate?, today: CivilDate, checkingTarget: Bool = true
     ) -> [CountdownValidationIssue] {
         var issues: [CountdownValidationIssue] = []
         let title = draft.trimmedTitle
@@ -105,6 +110,16 @@ extension CountdownRules {
         } else if title.count > maxTitleCharacters {
             issues.append(.titleTooLong)
         }
+        if checkingTarget { issues += targetIssues(draft, birthDate: birthDate, today: today) }
+        return issues.filter(\.isBlocking) + issues.filter { !$0.isBlocking }
+    }
+
+    /// The issues with the draft's target: a missing or out-of-range one, an age not above the
+    /// current age (or no birth date to count it from), a date before today (a warning).
+    static func targetIssues(
+        _ draft: CountdownGoalDraft, birthDate: CivilDate?, today: CivilDate
+    ) -> [CountdownValidationIssue] {
+        var issues: [CountdownValidationIssue] = []
         if draft.isAgeGoal {
             if let age = draft.targetAge {
                 if !targetAgeRange.contains(age) {
@@ -123,7 +138,7 @@ extension CountdownRules {
         } else {
             issues.append(.targetDateMissing)
         }
-        return issues.filter(\.isBlocking) + issues.filter { !$0.isBlocking }
+        return issues
     }
 
     /// Checks a birth date entered on the local day `today`: refused when after today

@@ -89,6 +89,25 @@ extension CountdownGoal: ReplicatedRecord {
         return fields.filter { before[$0.key] != $0.value }
     }
 
+    /// The fields an edit from `old` writes: those that changed and, when the target changed
+    /// (`isAgeGoal`, `targetDate` or `targetAge`), the kind and the target that counts as well.
+    ///
+    /// The kind and its target are one choice: an edit that wrote only `targetAge` (the kind
+    /// unchanged from its device's point of view) would lose to a concurrent switch to a date
+    /// goal on the other device even when made later, leaving a mix of the two. Written
+    /// together, the later target edit wins whole. Titles and priorities stay separate, so a
+    /// rename on one device and a move or a target change on the other both survive.
+    public func fields(editedFrom old: CountdownGoal) -> [String: PlistValue] {
+        var changed = fields(changedFrom: old)
+        guard changed.keys.contains(where: Self.targetFieldNames.contains) else { return changed }
+        let all = fields
+        for name in ["isAgeGoal", isAgeGoal ? "targetAge" : "targetDate"] { changed[name] = all[name] }
+        return changed
+    }
+
+    /// The fields that say what a goal counts to.
+    public static let targetFieldNames: Set<String> = ["isAgeGoal", "targetDate", "targetAge"]
+
     /// Rebuilds a goal; nil when `title`, `isAgeGoal`, `created` or `priority` is missing or
     /// mistyped, or `targetDate` is not a real "YYYY-MM-DD" day. A missing `targetDate` or
     /// `targetAge` reads as none.

@@ -49,3 +49,11 @@ extension AppSettings: ReplicatedRecord {
             runDetectionEnabled: f["runDetection"]?.boolValue ?? d.runDetectionEnabled)
     }
 }
+
+extension AppSettings {
+    /// The stamp of the replicated write that set the step goal; nil while no device wrote one
+    /// (the default is older than every write).
+    public static func stepGoalStamp(in replica: ReplicaState) -> HLCTimestamp? {
+        replica.entry(RecordKey(collection, recordID))?["stepGoal"]?.stamp
+    }
+}

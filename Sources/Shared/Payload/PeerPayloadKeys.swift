@@ -5,6 +5,9 @@ public enum PeerPayloadKeys {
     public static let startWorkout = "startWorkout"
     /// Complication user info from the phone: `["complication": App Group snapshot]`.
     public static let complication = "complication"
+    /// In complication user info: the stamp of the replicated write the pushed `stepGoal`
+    /// came from (`HLCTimestamp.plistValue`); absent when the phone holds no such write.
+    public static let stepGoalStamp = "stepGoalStamp"
     /// The phone's application context: `["settings": settings snapshot]`.
     public static let settings = "settings"
     /// The `type` of the watch's live workout metrics message.

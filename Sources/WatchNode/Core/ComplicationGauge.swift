@@ -78,9 +78,11 @@ public struct ComplicationGauge: Sendable, Hashable {
 /// One shape, wrapped under `complication` (so it is recognized even when the phone's daily
 /// budget is spent and it arrives as ordinary user info):
 /// `["complication": ["todaySteps": int?, "stepGoal": int?, "todayCalories": double?,
-/// "latestHeartRate": double?, "savedAt": ms?]]`. `todaySteps` is absent when the phone may
-/// not read steps (then only the goal counts); `savedAt` dates the steps (a snapshot of
-/// another local day does not count as today's).
+/// "latestHeartRate": double?, "savedAt": ms?, "stepGoalStamp": stamp?]]`. `todaySteps` is
+/// absent when the phone may not read steps (then only the goal counts); `savedAt` dates the
+/// steps (a snapshot of another local day does not count as today's); `stepGoalStamp` is the
+/// replicated write the goal came from (`HLCTimestamp.plistValue`), which tells the watch
+/// whether its own replicated goal is newer (a goal without it is older than every write).
 public struct ComplicationUserInfo: Sendable, Hashable {
     /// The payload's top-level key.
     public static let key = PeerPayloadKeys.complication
@@ -89,12 +91,16 @@ public struct ComplicationUserInfo: Sendable, Hashable {
     public var stepGoal: Int?
     /// When the phone took the snapshot; nil when it did not say.
     public var savedAtMs: EpochMs?
+    /// The stamp of the phone's replicated write of `stepGoal`; nil when it did not say.
+    public var stepGoalStamp: HLCTimestamp?
 
-    /// A payload of today's steps and, optionally, the step goal and the snapshot's time.
-    public init(steps: Int, stepGoal: Int? = nil, savedAtMs: EpochMs? = nil) {
+    /// A payload of today's steps and, optionally, the step goal (and the stamp of its write)
+    /// and the snapshot's time.
+    public init(steps: Int, stepGoal: Int? = nil, savedAtMs: EpochMs? = nil, stepGoalStamp: HLCTimestamp? = nil) {
         self.steps = steps
         self.stepGoal = stepGoal
         self.savedAtMs = savedAtMs
+        self.stepGoalStamp = stepGoalStamp
     }
 
     /// The inner dictionary as the phone sends it (without the `complication` wrapper).
@@ -103,6 +109,7 @@ public struct ComplicationUserInfo: Sendable, Hashable {
         var d: [String: PlistValue] = [K.stepsKey: .int(Int64(steps))]
         if let stepGoal { d[K.stepGoalKey] = .int(Int64(stepGoal)) }
         if let savedAtMs { d[K.savedAtKey] = .int(savedAtMs) }
+        if let stepGoalStamp { d[PeerPayloadKeys.stepGoalStamp] = stepGoalStamp.plistValue }
         return .dictionary(d)
     }
 
@@ -110,7 +117,8 @@ public struct ComplicationUserInfo: Sendable, Hashable {
     public func payload() -> PlistValue { [Self.key: plistValue()] }
 
     /// Parses the inner dictionary; a reason when malformed (not a dictionary, negative
-    /// steps, a step goal outside `AppSettings.stepGoalRange`, neither steps nor goal).
+    /// steps, a step goal outside `AppSettings.stepGoalRange`, neither steps nor goal, a
+    /// `stepGoalStamp` that is not a stamp).
     public static func parse(_ value: PlistValue) -> Result<ComplicationUserInfo, ComplicationUserInfoError> {
         guard value.dictionaryValue != nil else { return .failure(.init(reason: "not a dictionary")) }
         typealias K = FitnessWidgetSnapshot
@@ -128,7 +136,13 @@ public struct ComplicationUserInfo: Sendable, Hashable {
             goal = Int(g)
         }
         guard value[K.stepsKey] != nil || goal != nil else { return .failure(.init(reason: "neither todaySteps nor stepGoal")) }
-        return .success(ComplicationUserInfo(steps: Int(steps), stepGoal: goal, savedAtMs: value[K.savedAtKey]?.intValue))
+        var stamp: HLCTimestamp? = nil
+        if let raw = value[PeerPayloadKeys.stepGoalStamp] {
+            guard let s = HLCTimestamp(plistValue: raw) else { return .failure(.init(reason: "stepGoalStamp \(raw) is not a stamp")) }
+            stamp = s
+        }
+        return .success(ComplicationUserInfo(
+            steps: Int(steps), stepGoal: goal, savedAtMs: value[K.savedAtKey]?.intValue, stepGoalStamp: stamp))
     }
 }
 

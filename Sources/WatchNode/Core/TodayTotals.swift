@@ -67,19 +67,29 @@ public struct TodayTotals: Sendable, Hashable {
 }
 
 /// The newest complication data the phone pushed: its step count for a local day and, when it
-/// sent one, a step goal that stands until the replicated settings change.
+/// sent one, a step goal with the stamp of the replicated write it came from.
+///
+/// The pushed goal stands while it is newer than the watch's replicated goal: the push jumps
+/// the queue, so it may show the phone's goal before the settings record arrives, but a push
+/// that left before a later write of the goal (on either device) must not hide that write. Both
+/// are ordered by their hybrid-logical-clock stamps, the order the replica's last-writer-wins
+/// merge uses, so the gauge shows the goal the replica keeps whatever the devices' clocks say.
 public struct PhoneStepsPush: Sendable, Hashable {
     /// The watch's local day when the push arrived.
     public var day: CivilDate
     public var steps: Int
-    /// The pushed goal, nil when the push carried none or the settings changed since.
+    /// The pushed goal, nil when the push carried none or the replica holds a newer one.
     public var stepGoal: Int?
+    /// The stamp of the phone's write of `stepGoal`; nil when it did not say (then the goal is
+    /// older than every write).
+    public var stepGoalStamp: HLCTimestamp?
 
-    /// A push of `steps` (and maybe `stepGoal`) received on `day`.
-    public init(day: CivilDate, steps: Int, stepGoal: Int?) {
+    /// A push of `steps` (and maybe `stepGoal`, written at `stepGoalStamp`) received on `day`.
+    public init(day: CivilDate, steps: Int, stepGoal: Int?, stepGoalStamp: HLCTimestamp? = nil) {
         self.day = day
         self.steps = steps
         self.stepGoal = stepGoal
+        self.stepGoalStamp = stepGoalStamp
     }
 
     /// The steps to show on `day`: the larger of the watch's own total and this push's, when
@@ -89,12 +99,24 @@ public struct PhoneStepsPush: Sendable, Hashable {
         return day == self.day ? max(own, steps) : own
     }
 
+    /// True when the pushed goal is newer than the replicated goal written at
+    /// `replicatedStamp` (nil: nothing written, the default): it stands when the replica holds
+    /// no write of the goal, or an older one than the push's. Once false it stays false (a
+    /// register's stamp only grows).
+    public func isStepGoalNewer(thanReplicated replicatedStamp: HLCTimestamp?) -> Bool {
+        guard stepGoal != nil else { return false }
+        guard let replicatedStamp else { return true }
+        guard let stepGoalStamp else { return false }
+        return stepGoalStamp > replicatedStamp
+    }
+
     // MARK: - Durable form
 
-    /// `["day": "YYYY-MM-DD", "steps": int, "stepGoal": int?]`.
+    /// `["day": "YYYY-MM-DD", "steps": int, "stepGoal": int?, "stepGoalStamp": stamp?]`.
     public func plistValue() -> PlistValue {
         var d: [String: PlistValue] = ["day": .string(day.description), "steps": .int(Int64(steps))]
         if let stepGoal { d["stepGoal"] = .int(Int64(stepGoal)) }
+        if let stepGoalStamp { d["stepGoalStamp"] = stepGoalStamp.plistValue }
         return .dictionary(d)
     }
 
@@ -104,6 +126,8 @@ public struct PhoneStepsPush: Sendable, Hashable {
               let steps = value["steps"]?.intValue, steps >= 0, steps <= Int64(Int32.max)
         else { return nil }
         let goal = value["stepGoal"]?.intValue.map { Int(clamping: $0) }
-        self.init(day: day, steps: Int(steps), stepGoal: goal.flatMap { AppSettings.stepGoalRange.contains($0) ? $0 : nil })
+        self.init(
+            day: day, steps: Int(steps), stepGoal: goal.flatMap { AppSettings.stepGoalRange.contains($0) ? $0 : nil },
+            stepGoalStamp: value["stepGoalStamp"].flatMap(HLCTimestamp.init(plistValue:)))
     }
 }
