@@ -35,6 +35,23 @@ struct ReplicaResetTests {
         #expect(t2.rounds == 1 && t2.bytesAtoB < 80 && t2.deltasBtoA == 0, "\(t2)")
     }
 
+    /// A fresh watch store announces itself; once it confirmed the phone's deltas it loses them
+    /// again (its store goes back to the start, keeping its incarnation: a young store whose
+    /// log lost a tail). Its repeated announcement makes the phone send everything again.
+    @Test func aStoreThatAnnouncesItselfAgainAfterConfirmingGetsEverythingAgain() {
+        var phone = ReplicaPeer(role: .phone, incarnation: 1), watch = ReplicaPeer(role: .watch, incarnation: 2)
+        watch.resetStore(incarnation: 2)
+        let young = watch
+        for i in 0..<5 { phone.state.set(ReplicaFixture.goal(i), ["title": .string("p\(i)")], wallMs: t + Int64(i)) }
+        syncUntilQuiet(&phone, &watch, nowMs: t + 100)
+        #expect(watch.state.count(in: CountdownGoal.collection) == 5)
+        watch = young
+        #expect(watch.state.count(in: CountdownGoal.collection) == 0)
+        syncUntilQuiet(&phone, &watch, nowMs: t + 200)
+        #expect(watch.state.count(in: CountdownGoal.collection) == 5, "the phone sent everything again")
+        #expect(phone.state.digest() == watch.state.digest())
+    }
+
     @Test func writesMadeBeforeTheAnnouncementArrivesAreKept() {
         var (phone, watch) = syncedPair()
         watch.resetStore(incarnation: 99)

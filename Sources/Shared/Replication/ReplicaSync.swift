@@ -218,6 +218,12 @@ public struct ReplicaSync: Sendable, Equatable {
                 if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
             }
             persistent.peerIncarnation = d.incarnation
+        } else if d.storeWasReset && persistent.ackedByPeer > 0 {
+            // The peer's store announces itself again after confirming our deltas: it went back
+            // to before it heard from us (a young store that lost a tail, whose link state came
+            // back new so the link could not tell). Send everything again, its writes included.
+            // (A second announcement sent before ours reached it costs only a repeat.)
+            peerLostData()
         } else if persistent.peerIncarnation == 0 {
             persistent.peerIncarnation = d.incarnation
         } else if d.incarnation != persistent.peerIncarnation {
