@@ -8,8 +8,11 @@ import Shared
 /// - The app writes the App Group snapshot when it runs with new data (foreground, the step
 ///   observer's delivery, settings and authorization changes). A fitness timeline shows the
 ///   App Group as it is at the reload, with policy `.after(now + 15 min)`.
-/// - A snapshot saved on another local day has no "today" values: the widget shows "—" for
-///   steps and calories until the app writes a new one (never yesterday's steps as today's).
+/// - A snapshot summed over another local day than today's has no "today" values: the widget
+///   shows "—" for steps and calories until the app writes a new one (never yesterday's steps
+///   as today's). The day is its bounds, so after a time-zone change a snapshot of the old
+///   zone's day is not today's even when it has today's date; the app rewrites the App Group
+///   and reloads the widgets on a zone change (`runDue`).
 /// - Every reload asks the budget (72 a day per widget kind; free while the app is in the
 ///   foreground). A denied reload keeps the old timeline and WidgetKit asks again after the
 ///   next local midnight, when the budget resets.
@@ -44,10 +47,10 @@ extension PhoneApp {
     }
 
     /// The App Group snapshot as a widget may show it at `nowMs`: none yet → every value "—";
-    /// saved on another local day → no today values.
+    /// summed over another local day than today in `calendar` → no today values.
     static func forToday(_ snapshot: FitnessWidgetSnapshot?, nowMs: EpochMs, calendar: LocalCalendar, settings: AppSettings) -> FitnessWidgetSnapshot {
         guard var s = snapshot else { return FitnessWidgets.placeholderSnapshot(stepGoal: settings.stepGoal) }
-        if let saved = s.savedAtMs, calendar.civilDate(saved) != calendar.civilDate(nowMs) {
+        if !s.isForToday(nowMs: nowMs, calendar: calendar) {
             s.todaySteps = nil
             s.todayCaloriesKcal = nil
         }

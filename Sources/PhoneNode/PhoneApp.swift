@@ -196,9 +196,12 @@ public struct PhoneApp: NodeApp {
         let zone = ctx.calendar.timeZone.identifier
         if let previous = state.app.timeZone, previous != zone {
             state.notifications.pending.onTimeZoneChange(nowMs: ctx.now, calendar: ctx.calendar)
-            ctx.log(.info, "time zone \(previous) → \(zone): calendar triggers and the countdown widget follow it")
+            ctx.log(.info, "time zone \(previous) → \(zone): calendar triggers, the App Group and the widgets follow it")
             state.app.timeZone = zone
             reloadCountdownWidget(&ctx)
+            // Today is another local day now: the App Group's totals are the old zone's day.
+            refreshAppGroup(&ctx)
+            reloadFitnessWidgets(&ctx)
         }
         state.app.timeZone = zone
         if state.app.countdownDay != today(ctx).day { recomputeCounts(&ctx) }

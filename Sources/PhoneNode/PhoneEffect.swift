@@ -42,10 +42,13 @@ public enum PhoneEffect: Sendable, Equatable {
         }
     }
 
-    /// The App Group snapshot's dictionary with the goal's stamp added.
+    /// The App Group snapshot's dictionary with the goal's stamp added; the bounds of the
+    /// snapshot's day stay on the phone (the watch dates a push by its `savedAt`).
     static func complicationPayload(_ snapshot: FitnessWidgetSnapshot, stepGoalStamp: HLCTimestamp?) -> PlistValue {
-        guard let stepGoalStamp, var d = snapshot.plistValue.dictionaryValue else { return snapshot.plistValue }
-        d[PeerPayloadKeys.stepGoalStamp] = stepGoalStamp.plistValue
+        guard var d = snapshot.plistValue.dictionaryValue else { return snapshot.plistValue }
+        d[FitnessWidgetSnapshot.dayStartKey] = nil
+        d[FitnessWidgetSnapshot.dayEndKey] = nil
+        if let stepGoalStamp { d[PeerPayloadKeys.stepGoalStamp] = stepGoalStamp.plistValue }
         return .dictionary(d)
     }
 

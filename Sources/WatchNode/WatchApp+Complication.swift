@@ -26,7 +26,7 @@ extension WatchApp {
             phonePush?.stepGoalStamp = nil
             persistPhonePush(&ctx)
         }
-        let gauge = ComplicationGauge(steps: displayedSteps(todayTotals(ctx)), stepGoal: phonePush?.stepGoal ?? replicatedGoal)
+        let gauge = ComplicationGauge(steps: displayedSteps(todayTotals(ctx), calendar: ctx.calendar), stepGoal: phonePush?.stepGoal ?? replicatedGoal)
         let before = complication
         let outcome = complication.show(gauge, at: ctx.now, appInForeground: lifecycle.presence == .foreground)
         switch outcome {
@@ -40,12 +40,14 @@ extension WatchApp {
         if complication != before { persistComplication(&ctx) }
     }
 
-    /// The phone pushed complication data: remember it for the local day its snapshot was
-    /// taken on (today when it does not say) and reload. Its goal counts only while it is
-    /// newer than the replicated goal (`refreshComplication`).
+    /// The phone pushed complication data: remember it with the time its snapshot was saved
+    /// (now when it does not say), so it counts for the local day containing that time in the
+    /// zone current when it is read, and reload. Its goal counts only while it is newer than
+    /// the replicated goal (`refreshComplication`).
     mutating func receiveComplicationInfo(_ info: ComplicationUserInfo, _ ctx: inout NodeContext) {
-        let day = ctx.calendar.civilDate(info.savedAtMs ?? ctx.now)
-        phonePush = PhoneStepsPush(day: day, steps: info.steps, stepGoal: info.stepGoal, stepGoalStamp: info.stepGoalStamp)
+        phonePush = PhoneStepsPush(
+            savedAtMs: info.savedAtMs ?? ctx.now, calendar: ctx.calendar, steps: info.steps, stepGoal: info.stepGoal,
+            stepGoalStamp: info.stepGoalStamp)
         persistPhonePush(&ctx)
         refreshComplication(&ctx)
     }

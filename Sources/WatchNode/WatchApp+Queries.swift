@@ -14,7 +14,7 @@ extension WatchApp {
         case "workout": return workoutQuery(rest, ctx)
         case "picker": return rest.first.flatMap { picker.jsonValue()[$0] } ?? (rest.isEmpty ? picker.jsonValue() : nil)
         case "rings": return ringsQuery(rest, ctx)
-        case "steps" where rest.first == "today": return .int(Int64(displayedSteps(todayTotals(ctx))))
+        case "steps" where rest.first == "today": return .int(Int64(displayedSteps(todayTotals(ctx), calendar: ctx.calendar)))
         case "settings": return settingsQuery(rest, ctx)
         case "complication": return complicationQuery(rest, ctx)
         case "goal", "goals", "profile":

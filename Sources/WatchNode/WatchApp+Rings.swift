@@ -22,16 +22,16 @@ extension WatchApp {
     }
 
     /// Today's steps as the rings and the gauge show them: the merged total, or the phone's
-    /// pushed count for today when it is larger.
-    func displayedSteps(_ totals: TodayTotals) -> Int {
-        phonePush?.steps(on: totals.day, computed: totals.steps) ?? totals.steps ?? 0
+    /// pushed count when it is larger and was saved today in `calendar` (the current zone).
+    func displayedSteps(_ totals: TodayTotals, calendar: LocalCalendar) -> Int {
+        phonePush?.steps(on: totals.day, calendar: calendar, computed: totals.steps) ?? totals.steps ?? 0
     }
 
     /// The rings screen now.
     func rings(_ ctx: NodeContext) -> ActivityRings {
         let totals = todayTotals(ctx)
         return ActivityRings(
-            day: totals.day, stepsToday: displayedSteps(totals), energyTodayKcal: totals.energyKcal ?? 0, settings: settings(ctx))
+            day: totals.day, stepsToday: displayedSteps(totals, calendar: ctx.calendar), energyTodayKcal: totals.energyKcal ?? 0, settings: settings(ctx))
     }
 
     // MARK: - Commands

@@ -75,6 +75,34 @@ struct PhoneWidgetTests {
         #expect(p.q("widget small goal")?.int == 10_000)
     }
 
+    @Test func afterTravelWestTheWidgetsShowTheNewZonesDayNotTheOldOnes() throws {
+        let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 10, 6))
+        p.ok("authorize grant all")
+        p.advance(to: F.day(2026, 6, 10), 7, 0)
+        p.ok("steps 5000 --from 06:00 --to 07:00")  // 9 June 14:00–15:00 in Los Angeles
+        p.advance(to: F.day(2026, 6, 10), 17, 0)
+        p.ok("steps 1000 --from 16:30 --to 17:00")  // 10 June 00:30–01:00 in Los Angeles
+        p.advance(to: F.day(2026, 6, 10), 17, 1)
+        #expect(p.q("widget small steps")?.int == 6_000)
+        // Land at 20:00 JST = 04:00 PDT, the same date: the App Group still holds the Tokyo day.
+        p.advance(to: F.day(2026, 6, 10), 20, 0)
+        try p.setZone("America/Los_Angeles")
+        #expect(p.q("steps today")?.int == 1_000)
+        #expect(p.q("widget small steps")?.int == 1_000)
+        #expect(p.q("widget medium steps")?.int == 1_000)
+        // A snapshot of the Tokyo day is not today's in Los Angeles, though its date is today's.
+        let la = try #require(LocalCalendar(identifier: "America/Los_Angeles"))
+        let tokyoDay = FitnessWidgetSnapshot.make(
+            samples: [], settings: .defaults, authorization: HealthAuthorization(statuses: [:]), nowMs: F.local(Self.tokyo, 2026, 6, 10, 17),
+            calendar: try #require(LocalCalendar(identifier: Self.tokyo)))
+        #expect(!tokyoDay.isForToday(nowMs: p.now, calendar: la))
+        #expect(tokyoDay.isForToday(nowMs: F.local(Self.tokyo, 2026, 6, 10, 20), calendar: try #require(LocalCalendar(identifier: Self.tokyo))))
+        #expect(FitnessWidgetSnapshot(plistValue: tokyoDay.plistValue) == tokyoDay, "the day's bounds are kept in the App Group")
+        let pushed = PhoneEffect.pushComplication(tokyoDay, stepGoalStamp: nil).payload["complication"]
+        #expect(pushed?["dayStart"] == nil && pushed?["dayEnd"] == nil, "the watch's payload is unchanged")
+        #expect(pushed?["savedAt"] != nil)
+    }
+
     @Test func widgetStateSurvivesARestart() throws {
         let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 0))
         p.advance(to: F.day(2026, 6, 1), 18, 0)

@@ -6,6 +6,21 @@ import Testing
 
 /// The step gauge's reload budget at the node level (default 4 per sliding hour).
 @Suite struct WatchAppComplicationTests {
+    @Test func aPushSavedOnTheOldZonesPreviousDayIsNotTodayAfterTravelWest() throws {
+        // Pushed at 07:00 JST on 1 June (15:00 PDT on 31 May); the watch flies to Los Angeles
+        // and lands at 20:00 JST = 04:00 PDT, the same date 1 June.
+        let pair = try EnginePair(now: morning)
+        pair.connect()
+        pair.onPhone("push {\"complication\": {\"todaySteps\": 5000, \"savedAt\": \(morning)}}")
+        #expect(pair.watchValue("steps today")?.intValue == 5_000)
+        pair.advance(by: 13 * 3_600 * second)
+        #expect(pair.watchValue("steps today")?.intValue == 5_000, "still 1 June in Tokyo")
+        pair.watch.setCalendar(LocalCalendar(identifier: "America/Los_Angeles")!, now: pair.now)
+        pair.pump()
+        #expect(pair.watchValue("steps today")?.intValue == 0, "the push belongs to 31 May in Los Angeles")
+        #expect(pair.watchValue("complication value")?.intValue == 0)
+    }
+
     @Test func fifthChangeInAnHourIsDeferredToTheBudgetsEdge() throws {
         let store = MemoryStore()
         var watch = try makeWatchEngine(store: store, now: morning)

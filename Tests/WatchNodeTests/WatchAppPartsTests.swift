@@ -75,9 +75,21 @@ import Testing
     @Test func pushedStepsCountOnlyForTheirDayAndNeverLower() {
         let day = CivilDate(year: 2026, month: 6, day: 1)
         let push = PhoneStepsPush(day: day, steps: 5_000, stepGoal: nil)
-        #expect(push.steps(on: day, computed: 4_000) == 5_000)
-        #expect(push.steps(on: day, computed: 6_000) == 6_000)
-        #expect(push.steps(on: day.adding(days: 1), computed: nil) == 0)
+        #expect(push.steps(on: day, calendar: tokyo, computed: 4_000) == 5_000)
+        #expect(push.steps(on: day, calendar: tokyo, computed: 6_000) == 6_000)
+        #expect(push.steps(on: day.adding(days: 1), calendar: tokyo, computed: nil) == 0)
+        #expect(PhoneStepsPush(restoring: push.plistValue()) == push, "a push stored without savedAt keeps its day")
+    }
+
+    @Test func pushedStepsBelongToTheDayOfTheirSaveInTheCurrentZone() {
+        let losAngeles = LocalCalendar(identifier: "America/Los_Angeles")!
+        // Saved 07:00 JST on 1 June, which is 15:00 PDT on 31 May.
+        let push = PhoneStepsPush(savedAtMs: morning, calendar: tokyo, steps: 5_000, stepGoal: nil)
+        let june1 = CivilDate(year: 2026, month: 6, day: 1)
+        #expect(push.day == june1)
+        #expect(push.steps(on: june1, calendar: tokyo, computed: nil) == 5_000)
+        #expect(push.steps(on: june1, calendar: losAngeles, computed: 10) == 10, "not 1 June in Los Angeles")
+        #expect(push.steps(on: june1.adding(days: -1), calendar: losAngeles, computed: 10) == 5_000)
         #expect(PhoneStepsPush(restoring: push.plistValue()) == push)
     }
 

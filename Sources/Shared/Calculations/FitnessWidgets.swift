@@ -16,6 +16,10 @@ public struct FitnessWidgetSnapshot: Sendable, Hashable {
     public static let heartRateKey = "latestHeartRate"
     /// When the app wrote the snapshot (ours; not in the seed).
     public static let savedAtKey = "savedAt"
+    /// The start of the local day the today values cover (ours; not in the seed).
+    public static let dayStartKey = "dayStart"
+    /// The end (next local midnight) of the local day the today values cover (ours).
+    public static let dayEndKey = "dayEnd"
 
     public var todaySteps: Int?
     public var stepGoal: Int
@@ -23,14 +27,23 @@ public struct FitnessWidgetSnapshot: Sendable, Hashable {
     /// Beats per minute.
     public var latestHeartRate: Double?
     public var savedAtMs: EpochMs?
+    /// The bounds `[start, end)` of the local day `todaySteps` and `todayCaloriesKcal` were
+    /// summed over, in the zone of the save; nil in a snapshot written before they were kept.
+    public var dayStartMs: EpochMs?
+    public var dayEndMs: EpochMs?
 
     /// A snapshot from its values.
-    public init(todaySteps: Int?, stepGoal: Int, todayCaloriesKcal: Double?, latestHeartRate: Double?, savedAtMs: EpochMs? = nil) {
+    public init(
+        todaySteps: Int?, stepGoal: Int, todayCaloriesKcal: Double?, latestHeartRate: Double?, savedAtMs: EpochMs? = nil,
+        dayStartMs: EpochMs? = nil, dayEndMs: EpochMs? = nil
+    ) {
         self.todaySteps = todaySteps
         self.stepGoal = stepGoal
         self.todayCaloriesKcal = todayCaloriesKcal
         self.latestHeartRate = latestHeartRate
         self.savedAtMs = savedAtMs
+        self.dayStartMs = dayStartMs
+        self.dayEndMs = dayEndMs
     }
 
     /// The snapshot the app writes at `nowMs`: today's de-duplicated steps and calories, the
@@ -46,7 +59,21 @@ public struct FitnessWidgetSnapshot: Sendable, Hashable {
         let kcal = statistics.cumulativeSum(of: .activeEnergy, in: readable, fromMs: startMs, toMs: endMs)
         return FitnessWidgetSnapshot(
             todaySteps: steps.map(FitnessFormat.roundedCount), stepGoal: settings.stepGoal, todayCaloriesKcal: kcal,
-            latestHeartRate: statistics.latestHeartRate(in: readable, atOrBeforeMs: nowMs)?.bpm, savedAtMs: nowMs)
+            latestHeartRate: statistics.latestHeartRate(in: readable, atOrBeforeMs: nowMs)?.bpm, savedAtMs: nowMs,
+            dayStartMs: startMs, dayEndMs: endMs)
+    }
+
+    /// True when the today values are today's at `nowMs` in `calendar`: they were summed over
+    /// the local day that is today in `calendar` (the same bounds), so a time-zone change makes
+    /// a snapshot of the old zone's day stale even when its date is today's. A snapshot without
+    /// its day's bounds is today's when it was saved on today's date (or says nothing).
+    public func isForToday(nowMs: EpochMs, calendar: LocalCalendar) -> Bool {
+        if let dayStartMs, let dayEndMs {
+            let today = calendar.civilDate(nowMs)
+            return dayStartMs == calendar.startOfDay(today) && dayEndMs == calendar.startOfDay(today.adding(days: 1))
+        }
+        guard let savedAtMs else { return true }
+        return calendar.civilDate(savedAtMs) == calendar.civilDate(nowMs)
     }
 
     /// The step progress (steps ÷ goal, not capped); nil without steps or with a goal ≤ 0.
@@ -64,6 +91,8 @@ public struct FitnessWidgetSnapshot: Sendable, Hashable {
         if let todayCaloriesKcal { d[Self.caloriesKey] = .double(todayCaloriesKcal) }
         if let latestHeartRate { d[Self.heartRateKey] = .double(latestHeartRate) }
         if let savedAtMs { d[Self.savedAtKey] = .int(savedAtMs) }
+        if let dayStartMs { d[Self.dayStartKey] = .int(dayStartMs) }
+        if let dayEndMs { d[Self.dayEndKey] = .int(dayEndMs) }
         return .dictionary(d)
     }
 
@@ -75,7 +104,7 @@ public struct FitnessWidgetSnapshot: Sendable, Hashable {
             todaySteps: p[Self.stepsKey]?.intValue.map { Int($0) },
             stepGoal: p[Self.stepGoalKey]?.intValue.map { Int($0) } ?? AppSettings.defaults.stepGoal,
             todayCaloriesKcal: p[Self.caloriesKey]?.doubleValue, latestHeartRate: p[Self.heartRateKey]?.doubleValue,
-            savedAtMs: p[Self.savedAtKey]?.intValue)
+            savedAtMs: p[Self.savedAtKey]?.intValue, dayStartMs: p[Self.dayStartKey]?.intValue, dayEndMs: p[Self.dayEndKey]?.intValue)
     }
 }
 

@@ -11,8 +11,9 @@ import Shared
 /// - "No data" (no sample overlaps the day) is nil, shown as 0 on the rings and the gauge.
 /// - The phone may push a newer step count for the complication (`ComplicationUserInfo`)
 ///   before its samples reach the watch through the replicated state. Steps only grow within
-///   a day, so the watch shows the larger of its own total and the pushed one for the same
-///   local day (`PhoneStepsPush`); a push for another day is ignored.
+///   a day, so the watch shows the larger of its own total and the pushed one when the push
+///   was saved today — the local day in the watch's current zone that contains the push's
+///   `savedAt` — (`PhoneStepsPush`); a push from another day is ignored.
 public struct TodayTotals: Sendable, Hashable {
     /// The local day.
     public var day: CivilDate
@@ -66,8 +67,12 @@ public struct TodayTotals: Sendable, Hashable {
     }
 }
 
-/// The newest complication data the phone pushed: its step count for a local day and, when it
-/// sent one, a step goal with the stamp of the replicated write it came from.
+/// The newest complication data the phone pushed: its step count, when its snapshot was saved,
+/// and, when it sent one, a step goal with the stamp of the replicated write it came from.
+///
+/// The count belongs to the local day that contains `savedAtMs` in the watch's current
+/// calendar, decided each time it is read (`isSaved(on:calendar:)`), so a time-zone change
+/// re-evaluates it: after a flight west the previous evening's count is not today's.
 ///
 /// The pushed goal stands while it is newer than the watch's replicated goal: the push jumps
 /// the queue, so it may show the phone's goal before the settings record arrives, but a push
@@ -75,7 +80,10 @@ public struct TodayTotals: Sendable, Hashable {
 /// are ordered by their hybrid-logical-clock stamps, the order the replica's last-writer-wins
 /// merge uses, so the gauge shows the goal the replica keeps whatever the devices' clocks say.
 public struct PhoneStepsPush: Sendable, Hashable {
-    /// The watch's local day when the push arrived.
+    /// The phone's wall time of the snapshot (the arrival time when the push did not say). Nil
+    /// only for a push stored before this was kept; `day` decides for it.
+    public var savedAtMs: EpochMs?
+    /// The watch's local day of `savedAtMs` when the push arrived; used only without `savedAtMs`.
     public var day: CivilDate
     public var steps: Int
     /// The pushed goal, nil when the push carried none or the replica holds a newer one.
@@ -84,19 +92,34 @@ public struct PhoneStepsPush: Sendable, Hashable {
     /// older than every write).
     public var stepGoalStamp: HLCTimestamp?
 
-    /// A push of `steps` (and maybe `stepGoal`, written at `stepGoalStamp`) received on `day`.
-    public init(day: CivilDate, steps: Int, stepGoal: Int?, stepGoalStamp: HLCTimestamp? = nil) {
+    /// A push of `steps` (and maybe `stepGoal`, written at `stepGoalStamp`) saved at
+    /// `savedAtMs`, which fell on `day` when it arrived.
+    public init(day: CivilDate, savedAtMs: EpochMs? = nil, steps: Int, stepGoal: Int?, stepGoalStamp: HLCTimestamp? = nil) {
+        self.savedAtMs = savedAtMs
         self.day = day
         self.steps = steps
         self.stepGoal = stepGoal
         self.stepGoalStamp = stepGoalStamp
     }
 
-    /// The steps to show on `day`: the larger of the watch's own total and this push's, when
-    /// the push is for the same day.
-    public func steps(on day: CivilDate, computed: Int?) -> Int {
+    /// A push saved at `savedAtMs`, its `day` taken in `calendar`.
+    public init(savedAtMs: EpochMs, calendar: LocalCalendar, steps: Int, stepGoal: Int?, stepGoalStamp: HLCTimestamp? = nil) {
+        self.init(
+            day: calendar.civilDate(savedAtMs), savedAtMs: savedAtMs, steps: steps, stepGoal: stepGoal, stepGoalStamp: stepGoalStamp)
+    }
+
+    /// True when the push was saved on `day` of `calendar`: the local day containing
+    /// `savedAtMs` in `calendar` (the current zone) is `day`; without `savedAtMs`, the stored day.
+    public func isSaved(on day: CivilDate, calendar: LocalCalendar) -> Bool {
+        guard let savedAtMs else { return day == self.day }
+        return calendar.civilDate(savedAtMs) == day
+    }
+
+    /// The steps to show on `day` of `calendar`: the larger of the watch's own total and this
+    /// push's, when the push was saved on that day.
+    public func steps(on day: CivilDate, calendar: LocalCalendar, computed: Int?) -> Int {
         let own = computed ?? 0
-        return day == self.day ? max(own, steps) : own
+        return isSaved(on: day, calendar: calendar) ? max(own, steps) : own
     }
 
     /// True when the pushed goal is newer than the replicated goal written at
@@ -112,22 +135,24 @@ public struct PhoneStepsPush: Sendable, Hashable {
 
     // MARK: - Durable form
 
-    /// `["day": "YYYY-MM-DD", "steps": int, "stepGoal": int?, "stepGoalStamp": stamp?]`.
+    /// `["day": "YYYY-MM-DD", "savedAt": ms?, "steps": int, "stepGoal": int?, "stepGoalStamp": stamp?]`.
     public func plistValue() -> PlistValue {
         var d: [String: PlistValue] = ["day": .string(day.description), "steps": .int(Int64(steps))]
+        if let savedAtMs { d["savedAt"] = .int(savedAtMs) }
         if let stepGoal { d["stepGoal"] = .int(Int64(stepGoal)) }
         if let stepGoalStamp { d["stepGoalStamp"] = stepGoalStamp.plistValue }
         return .dictionary(d)
     }
 
-    /// Restores a push written by `plistValue()`; nil when malformed.
+    /// Restores a push written by `plistValue()` (one stored without `savedAt` keeps its day);
+    /// nil when malformed.
     public init?(restoring value: PlistValue) {
         guard let dayText = value["day"]?.stringValue, let day = CivilDate(iso: dayText),
               let steps = value["steps"]?.intValue, steps >= 0, steps <= Int64(Int32.max)
         else { return nil }
         let goal = value["stepGoal"]?.intValue.map { Int(clamping: $0) }
         self.init(
-            day: day, steps: Int(steps), stepGoal: goal.flatMap { AppSettings.stepGoalRange.contains($0) ? $0 : nil },
+            day: day, savedAtMs: value["savedAt"]?.intValue, steps: Int(steps), stepGoal: goal.flatMap { AppSettings.stepGoalRange.contains($0) ? $0 : nil },
             stepGoalStamp: value["stepGoalStamp"].flatMap(HLCTimestamp.init(plistValue:)))
     }
 }
