@@ -64,6 +64,17 @@ extension LinkSession {
         }
     }
 
+    /// Bytes arrived on connection `id`, before they are decoded. A peer whose frame is still
+    /// crossing a slow link is heard from: liveness counts bytes, not whole frames, so a frame
+    /// that takes longer than `peerSilenceTimeoutMs` to cross does not get the peer declared
+    /// silent (its pings are queued behind it).
+    public mutating func onBytesReceived(_ id: ConnectionID, now: EpochMs) {
+        guard var a = active, a.id == id else { return }
+        a.lastHeardMs = max(a.lastHeardMs, now)
+        a.nowMs = max(a.nowMs, now)
+        active = a
+    }
+
     static func appStateBody(_ frame: Frame) throws(ByteReaderError) -> AppState {
         guard frame.body.count == 1, frame.body[0] & ~0x0F == 0 else { throw .malformed("\(frame.kind) body must be one flags byte") }
         return AppState(flags: frame.body[0])
