@@ -111,6 +111,7 @@ public final class NodeEngine<App: NodeApp> {
     public func received(_ id: ConnectionID, _ bytes: ArraySlice<UInt8>, now: EpochMs) {
         setNow(now)
         bytesIn += bytes.count
+        ctx.session.onBytesReceived(id, now: now)
         // Taken out of the table while it works, so its buffer is not copied on write.
         guard var d = decoders.removeValue(forKey: id) else { return }
         d.feed(bytes)

@@ -148,6 +148,7 @@ extension LinkSession {
             stats.framesSent += 1
             a.framesSent += 1
             a.lastSentMs = a.nowMs
+            a.noteDataSent()
         }
         if f.sendOffset == head.sizeBytes && !f.endSent {
             actions.append(.sendFileEnd(a.id, number: head.number, path: head.path, sizeBytes: head.sizeBytes))
@@ -156,6 +157,7 @@ extension LinkSession {
             stats.framesSent += 1
             a.framesSent += 1
             a.lastSentMs = a.nowMs
+            a.noteDataSent()
         }
         a.file = f
         if wasIdle, a.awaitsAck(self) { a.lastProgressMs = a.nowMs }

@@ -19,7 +19,10 @@ extension LinkSession {
             case .ping:
                 onPeerAppState(try Self.appStateBody(frame))
                 send(id, Frame(.pong, [localAppState.flags]))
-            case .pong, .appState:
+            case .pong:
+                onPeerAppState(try Self.appStateBody(frame))
+                onPong(now: now)
+            case .appState:
                 onPeerAppState(try Self.appStateBody(frame))
             case .userInfo:
                 try onUserInfoFrame(frame, now: now)
@@ -64,6 +67,17 @@ extension LinkSession {
         }
     }
 
+    /// Bytes arrived on connection `id`, before they are decoded. A peer whose frame is still
+    /// crossing a slow link is heard from: liveness counts bytes, not whole frames, so a frame
+    /// that takes longer than `peerSilenceTimeoutMs` to cross does not get the peer declared
+    /// silent (its pings are queued behind it).
+    public mutating func onBytesReceived(_ id: ConnectionID, now: EpochMs) {
+        guard var a = active, a.id == id else { return }
+        a.lastHeardMs = max(a.lastHeardMs, now)
+        a.nowMs = max(a.nowMs, now)
+        active = a
+    }
+
     static func appStateBody(_ frame: Frame) throws(ByteReaderError) -> AppState {
         guard frame.body.count == 1, frame.body[0] & ~0x0F == 0 else { throw .malformed("\(frame.kind) body must be one flags byte") }
         return AppState(flags: frame.body[0])
@@ -93,7 +107,15 @@ extension LinkSession {
             return
         }
         if a.awaitsAck(self), now >= a.retransmitDueMs(config) {
-            retransmit(now: now)
+            if a.peerSawAllSent {
+                retransmit(now: now)
+            } else {
+                // Unacknowledged, but perhaps still crossing a slow link: ask the peer to show
+                // it has taken in everything (its pong comes back behind our frames).
+                a.retransmitAwaitsPong = true
+                active = a
+                if a.pingsSent == a.pingsBeforeLastData { send(a.id, Frame(.ping, [localAppState.flags])) }
+            }
         }
         if let a2 = active, now - a2.lastSentMs >= config.heartbeatIntervalMs {
             send(a2.id, Frame(.ping, [localAppState.flags]))
@@ -112,9 +134,22 @@ extension LinkSession {
         active = a
     }
 
-    /// Sends again what is unacknowledged (after a time without progress).
+    /// A pong came: a retransmission waiting for it goes out if the peer has now seen
+    /// everything sent and it is still unacknowledged.
+    mutating func onPong(now: EpochMs) {
+        guard var a = active else { return }
+        a.pongsReceived += 1
+        active = a
+        if a.retransmitAwaitsPong, a.peerSawAllSent, a.awaitsAck(self), now >= a.retransmitDueMs(config) {
+            retransmit(now: now)
+        }
+    }
+
+    /// Sends again what is unacknowledged (after a time without progress, once the peer has
+    /// answered a ping sent after it: it was lost, not slow).
     mutating func retransmit(now: EpochMs) {
         guard var a = active else { return }
+        a.retransmitAwaitsPong = false
         let count = a.retransmitsWithoutProgress + 1
         a.sentThrough = [0, 0]
         a.lastProgressMs = now
@@ -146,7 +181,14 @@ extension LinkSession {
                 consider(a.lastHeardMs + config.peerSilenceTimeoutMs)
                 consider(a.lastSentMs + config.heartbeatIntervalMs)
             }
-            if a.awaitsAck(self) { consider(a.retransmitDueMs(config)) }
+            if a.awaitsAck(self) {
+                let due = a.retransmitDueMs(config)
+                if !a.retransmitAwaitsPong || due > a.nowMs {
+                    consider(due)
+                } else if a.pingsSent == a.pingsBeforeLastData {
+                    consider(a.nowMs)  // frames went out after the probe: probe again
+                }
+            }
         }
         if let c = nextConnectAtMs { consider(c) }
         return d

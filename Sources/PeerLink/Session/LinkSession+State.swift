@@ -38,6 +38,17 @@ struct ActiveConnection: Sendable, Equatable {
     }
     /// Retransmissions since the last progress: each doubles the wait for the next.
     var retransmitsWithoutProgress = 0
+    /// Pings sent and pongs received on this connection. A peer answers each ping in order,
+    /// behind what was sent before it, so the `n`th pong answers the `n`th ping or a later one
+    /// (a lost ping or pong only makes the count lag).
+    var pingsSent = 0
+    var pongsReceived = 0
+    /// Pings sent before the latest frame that awaits an acknowledgement, and when it went.
+    var pingsBeforeLastData = 0
+    var lastDataSentMs: EpochMs = 0
+    /// A retransmission is due but waits for a pong showing the peer has taken in everything
+    /// sent (a slow link is still carrying it; resending would only pile copies on it).
+    var retransmitAwaitsPong = false
     /// Frames sent and received on this connection since it came up (after the handshake).
     var framesSent = 0
     var framesReceived = 0
@@ -56,6 +67,16 @@ struct ActiveConnection: Sendable, Equatable {
         lastHeardMs = now
         lastSentMs = now
         lastProgressMs = now
+    }
+
+    /// The peer has answered a ping sent after the latest frame awaiting an acknowledgement:
+    /// everything sent before it has crossed, so what is still unacknowledged was lost.
+    var peerSawAllSent: Bool { pongsReceived > pingsBeforeLastData }
+
+    /// A frame that awaits an acknowledgement was sent (user info, context, file frames, cancels).
+    mutating func noteDataSent() {
+        pingsBeforeLastData = pingsSent
+        lastDataSentMs = nowMs
     }
 
     /// When a retransmission is due (the wait doubles without progress, up to 16×).

@@ -171,6 +171,7 @@ extension LinkSession {
                     metaDirty = true
                 }
                 a.lastSentMs = a.nowMs
+                a.noteDataSent()
                 i += 1
             }
             active = a

@@ -206,14 +206,19 @@ public struct LinkSession: Sendable {
 
     mutating func send(_ id: ConnectionID, _ frame: Frame) {
         actions.append(.send(id, frame))
-        countSent(id)
+        countSent(id, frame.kind)
     }
 
-    mutating func countSent(_ id: ConnectionID) {
+    mutating func countSent(_ id: ConnectionID, _ kind: FrameKind? = nil) {
         stats.framesSent += 1
         if var a = active, a.id == id {
             a.lastSentMs = a.nowMs
             a.framesSent += 1
+            switch kind {
+            case .userInfo?, .userInfoCancel?, .context?, .fileOffer?, .fileChunk?, .fileEnd?, .fileCancel?: a.noteDataSent()
+            case .ping?: a.pingsSent += 1
+            default: break
+            }
             active = a
         }
     }

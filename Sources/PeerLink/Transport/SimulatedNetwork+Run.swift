@@ -144,10 +144,12 @@ extension SimulatedNetwork {
         link = l
         let kind = recordsTrace ? labeler.label(sending: bytes, direction: dir) : ""
         var start = max(now, wireFreeAt[role])
+        let sendStart = start
         if let bw = faults.bytesPerMs, bw > 0 { start += EpochMs((bytes.count + bw - 1) / bw) }
         if let bps = faults.bytesPerSecond, bps > 0 { start += (EpochMs(bytes.count) * 1000 + bps - 1) / bps }
         wireFreeAt[role] = start
-        var arrival = start + faults.latencyMs + (faults.jitterMs > 0 ? EpochMs(rng.next() % UInt64(faults.jitterMs + 1)) : 0)
+        let delay = faults.latencyMs + (faults.jitterMs > 0 ? EpochMs(rng.next() % UInt64(faults.jitterMs + 1)) : 0)
+        var arrival = start + delay
         let g = generation[to]
         if !cutAfter, rng.chance(faults.lossPercent) {
             note("\(now) \(dir) \(kind) \(FrameFate.dropped.rawValue)")
@@ -155,11 +157,20 @@ extension SimulatedNetwork {
             note("\(now) \(dir) \(kind) \(FrameFate.reordered.rawValue)")
             schedule(bytes, id, to: to, generation: g, at: arrival + faults.latencyMs + 1 + EpochMs(rng.next() % 20))
         } else {
-            arrival = max(arrival, lastArrival[to])
+            let previousArrival = lastArrival[to]
+            arrival = max(arrival, previousArrival)
             lastArrival[to] = arrival
             let dup = !cutAfter && rng.chance(faults.duplicatePercent)
             note("\(now) \(dir) \(kind) \((dup ? FrameFate.duplicated : .delivered).rawValue)")
-            schedule(bytes, id, to: to, generation: g, at: arrival)
+            // Over a slow link the frame's bytes arrive in pieces over its transfer time (not
+            // while frames are reordered: a late frame must not land inside another one).
+            let pieces = faults.reorderPercent > 0 ? [(end: bytes.count, atMs: arrival)]
+                : BandwidthPieces.pieces(count: bytes.count, startMs: sendStart, endMs: start, delayMs: delay, lastAtMs: arrival)
+            var pieceStart = 0
+            for piece in pieces {
+                schedule(Array(bytes[pieceStart..<piece.end]), id, to: to, generation: g, at: max(piece.atMs, previousArrival))
+                pieceStart = piece.end
+            }
             if dup { schedule(bytes, id, to: to, generation: g, at: arrival) }
         }
         if cutAfter {

@@ -67,14 +67,19 @@ public struct FaultPlanner: Sendable {
     }
 
     /// The delivery times of a frame of `bytes` sent at `nowMs`: empty when dropped, two when
-    /// duplicated.
-    public mutating func plan(bytes: Int, direction: LinkDirection, nowMs: EpochMs) -> (fate: FrameFate, deliverAt: [EpochMs]) {
-        if faults.down { return (.dropped, []) }
-        if chance(faults.lossPercent) { return (.dropped, []) }
+    /// duplicated. `pieces`: under a bandwidth limit, the byte offsets and times at which the
+    /// first delivery's bytes arrive over its transfer time (`BandwidthPieces`); the last piece
+    /// is the whole frame at its delivery time.
+    public mutating func plan(bytes: Int, direction: LinkDirection, nowMs: EpochMs)
+        -> (fate: FrameFate, deliverAt: [EpochMs], pieces: [(end: Int, atMs: EpochMs)]) {
+        if faults.down { return (.dropped, [], []) }
+        if chance(faults.lossPercent) { return (.dropped, [], []) }
         var at = nowMs + faults.latencyMs
         if faults.jitterMs > 0 { at += Int64(rng.next(in: -Int(faults.jitterMs)...Int(faults.jitterMs))) }
+        var transfer: (startMs: EpochMs, endMs: EpochMs)?
         if let bw = faults.bandwidthBytesPerSecond, bw > 0 {
             let start = max(nowMs, lastDeliveryMs[direction] ?? nowMs)
+            transfer = (start, start + Int64(bytes) * 1000 / bw)
             at = max(at, start + Int64(bytes) * 1000 / bw)
         }
         at = max(at, nowMs)
@@ -86,8 +91,14 @@ public struct FaultPlanner: Sendable {
             at = max(at, lastDeliveryMs[direction] ?? at)
             lastDeliveryMs[direction] = at
         }
-        if chance(faults.duplicatePercent) { return (.duplicated, [at, at]) }
-        return (fate, [at])
+        var pieces = [(end: bytes, atMs: at)]
+        // Not while frames are reordered: a late frame must not land inside another one.
+        if let transfer, faults.reorderPercent <= 0 {
+            pieces = BandwidthPieces.pieces(count: bytes, startMs: transfer.startMs, endMs: transfer.endMs,
+                                            delayMs: max(0, faults.latencyMs), lastAtMs: at)
+        }
+        if chance(faults.duplicatePercent) { return (.duplicated, [at, at], pieces) }
+        return (fate, [at], pieces)
     }
 
     mutating func chance(_ percent: Double) -> Bool {

@@ -114,7 +114,7 @@ struct ProxyState {
                 let counted = true
                 if counted { counts.framesIn[dir, default: 0] += 1 }
                 let bytes = FrameEncoder.encode(frame)
-                let (fate, times) = planner.plan(bytes: bytes.count, direction: dir, nowMs: nowMs)
+                let (fate, times, pieces) = planner.plan(bytes: bytes.count, direction: dir, nowMs: nowMs)
                 timeline.append("\(nowMs) \(dir.rawValue) \(labeler.label(sending: bytes, direction: dir.rawValue)) \(bytes.count)B \(fate.rawValue)")
                 switch fate {
                 case .dropped: counts.dropped += 1
@@ -122,7 +122,19 @@ struct ProxyState {
                 case .reordered: counts.reordered += 1
                 case .delivered: break
                 }
-                for t in times { hold(&p, dir, HeldFrame(deliverAt: t, order: 0, bytes: bytes, counted: counted)) }
+                for (i, t) in times.enumerated() {
+                    guard i == 0, pieces.count > 1 else {
+                        hold(&p, dir, HeldFrame(deliverAt: t, order: 0, bytes: bytes, counted: counted))
+                        continue
+                    }
+                    // Over a slow link the frame's bytes reach the node in pieces; the last piece counts it.
+                    var from = 0
+                    for piece in pieces {
+                        let last = piece.end == bytes.count
+                        hold(&p, dir, HeldFrame(deliverAt: piece.atMs, order: 0, bytes: Array(bytes[from..<piece.end]), counted: counted && last))
+                        from = piece.end
+                    }
+                }
             } catch {
                 p.raw.insert(dir)  // not frames: pass the rest through untouched
                 break
