@@ -57,6 +57,7 @@ struct OutboxQueue: Sendable, Equatable {
     func item(seq: UInt64) -> OutboxItem? { index(of: seq).map { items[$0] } }
 
     /// Removes the item with `seq`, wherever it is.
+    @discardableResult
     mutating func remove(seq: UInt64) -> OutboxItem? {
         guard let i = index(of: seq) else { return nil }
         if items[i].isCancelled { cancelledCount -= 1 }
