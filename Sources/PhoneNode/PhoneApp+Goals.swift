@@ -19,25 +19,21 @@ extension PhoneApp {
     func profile(_ ctx: NodeContext) -> UserProfile? { ctx.replica.record(UserProfile.self, id: UserProfile.recordID) }
 
     /// The controller's input at this moment; `newGoalID` is the id the next goal would take.
-    func countdownInput(_ ctx: NodeContext) -> CountdownCommandInput {
+    func countdownInput(_ ctx: NodeContext, newGoalID: String? = nil) -> CountdownCommandInput {
         CountdownCommandInput(
             goals: goals(ctx), profile: profile(ctx), deletion: deletion, nowMs: ctx.now, calendar: ctx.calendar,
-            language: ctx.language, newGoalID: nextGoalID(ctx).id)
+            language: ctx.language, newGoalID: newGoalID ?? nextGoalID(ctx).id)
     }
 
     /// The next free phone goal id and the counter it uses.
     func nextGoalID(_ ctx: NodeContext) -> (id: String, counter: Int) {
-        let suffix = state.ids.provisionalSuffix.map { "-" + $0 } ?? ""
-        let (id, counter) = CountdownCommands.makeGoalID(prefix: Self.goalIDPrefix, after: state.ids.goal) { id in
-            ctx.replica.hasUsed(RecordKey(CountdownGoal.collection, id + suffix))
-        }
-        return (id + suffix, counter)
+        CountdownCommands.nextGoalID(prefix: Self.goalIDPrefix, after: state.ids.goal, provisionalSuffix: state.ids.provisionalSuffix, replica: ctx.replica)
     }
 
     /// `goal …`, `goals`, `profile …`: runs the controller and applies its writes.
     mutating func goalCommand(_ words: [String], _ ctx: inout NodeContext) -> CommandReply {
         let next = nextGoalID(ctx)
-        guard let result = CountdownCommands.run(words, countdownInput(ctx)) else { return .error("unknown command") }
+        guard let result = CountdownCommands.run(words, countdownInput(ctx, newGoalID: next.id)) else { return .error("unknown command") }
         deletion = result.deletion
         guard result.isOK else { return .error(result.text) }
         if let refusal = ctx.apply(result.writes) { return .error("not stored: \(refusal)") }

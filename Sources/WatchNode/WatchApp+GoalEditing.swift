@@ -24,12 +24,8 @@ extension WatchApp {
 
     /// The next free watch goal id and the counter it uses.
     func nextGoalID(_ ctx: NodeContext) -> (id: String, counter: Int) {
-        let suffix = ctx.local[Self.goalIDSuffixKey]?.stringValue.map { "-" + $0 } ?? ""
-        let counter = Int(ctx.local[Self.goalCounterKey]?.intValue ?? 0)
-        let (id, n) = CountdownCommands.makeGoalID(prefix: Self.goalIDPrefix, after: counter) { id in
-            ctx.replica.hasUsed(RecordKey(CountdownGoal.collection, id + suffix))
-        }
-        return (id + suffix, n)
+        CountdownCommands.nextGoalID(prefix: Self.goalIDPrefix, after: Int(ctx.local[Self.goalCounterKey]?.intValue ?? 0),
+                                     provisionalSuffix: ctx.local[Self.goalIDSuffixKey]?.stringValue, replica: ctx.replica)
     }
 
     /// `goal …`, `goals`, `profile …`.

@@ -112,9 +112,11 @@ enum RawTCPBaseline {
     /// without a protocol, hashing or durability.
     static func fileStreamMBps(source: String, destination: String) throws -> Double {
         let inFD = open(source, O_RDONLY)
+        guard inFD >= 0 else { throw POSIXError("open") }
+        defer { close(inFD) }
         let outFD = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard inFD >= 0, outFD >= 0 else { throw POSIXError("open") }
-        defer { close(inFD); close(outFD); unlink(destination) }
+        guard outFD >= 0 else { throw POSIXError("open") }
+        defer { close(outFD); unlink(destination) }
         var st = stat()
         guard fstat(inFD, &st) == 0 else { throw POSIXError("fstat") }
         return try timedStreamMBps(bytes: Int(st.st_size), receive: { buf, n in writeFully(outFD, buf, n) }) { c in

@@ -132,12 +132,7 @@ func warmPageCache(directory: String, bytes: Int) throws {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard fd >= 0 else { throw BenchFailure(message: "cannot create \(path)") }
     let block = [UInt8](repeating: 0x5A, count: 1 << 20)
-    var written = 0
-    while written < bytes {
-        let n = block.withUnsafeBytes { write(fd, $0.baseAddress, min($0.count, bytes - written)) }
-        guard n > 0 else { break }
-        written += n
-    }
+    for at in stride(from: 0, to: bytes, by: block.count) { RawTCPBaseline.writeFully(fd, block, min(block.count, bytes - at)) }
     fsync(fd)
     close(fd)
     unlink(path)

@@ -43,9 +43,8 @@ struct ActiveConnection: Sendable, Equatable {
     /// (a lost ping or pong only makes the count lag).
     var pingsSent = 0
     var pongsReceived = 0
-    /// Pings sent before the latest frame that awaits an acknowledgement, and when it went.
+    /// Pings sent before the latest frame that awaits an acknowledgement.
     var pingsBeforeLastData = 0
-    var lastDataSentMs: EpochMs = 0
     /// A retransmission is due but waits for a pong showing the peer has taken in everything
     /// sent (a slow link is still carrying it; resending would only pile copies on it).
     var retransmitAwaitsPong = false
@@ -76,7 +75,6 @@ struct ActiveConnection: Sendable, Equatable {
     /// A frame that awaits an acknowledgement was sent (user info, context, file frames, cancels).
     mutating func noteDataSent() {
         pingsBeforeLastData = pingsSent
-        lastDataSentMs = nowMs
     }
 
     /// When a retransmission is due (the wait doubles without progress, up to 16×).

@@ -166,10 +166,14 @@ extension SimulatedNetwork {
             // while frames are reordered: a late frame must not land inside another one).
             let pieces = faults.reorderPercent > 0 ? [(end: bytes.count, atMs: arrival)]
                 : BandwidthPieces.pieces(count: bytes.count, startMs: sendStart, endMs: start, delayMs: delay, lastAtMs: arrival)
-            var pieceStart = 0
-            for piece in pieces {
-                schedule(Array(bytes[pieceStart..<piece.end]), id, to: to, generation: g, at: max(piece.atMs, previousArrival))
-                pieceStart = piece.end
+            if pieces.count == 1 {
+                schedule(bytes, id, to: to, generation: g, at: max(pieces[0].atMs, previousArrival))  // the frame whole, not copied
+            } else {
+                var pieceStart = 0
+                for piece in pieces {
+                    schedule(Array(bytes[pieceStart..<piece.end]), id, to: to, generation: g, at: max(piece.atMs, previousArrival))
+                    pieceStart = piece.end
+                }
             }
             if dup { schedule(bytes, id, to: to, generation: g, at: arrival) }
         }

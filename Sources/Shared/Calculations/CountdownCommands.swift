@@ -120,6 +120,15 @@ public enum CountdownCommands {
         return ("\(prefix)\(n)", n)
     }
 
+    /// The next goal id of a device: `<prefix><n>` past `counter`, with `-<provisionalSuffix>`
+    /// while the device's store is waiting for the peer after a reset, skipping every id the
+    /// replica has used (live, deleted or collected). Returns the id and the counter to store.
+    public static func nextGoalID(prefix: String, after counter: Int, provisionalSuffix: String?, replica: ReplicaState) -> (id: String, counter: Int) {
+        let suffix = provisionalSuffix.map { "-" + $0 } ?? ""
+        let (id, n) = makeGoalID(prefix: prefix, after: counter) { replica.hasUsed(RecordKey(CountdownGoal.collection, $0 + suffix)) }
+        return (id + suffix, n)
+    }
+
     /// The suffix of goal ids created on a device whose store was reset, until the other
     /// device's state is back (`<prefix><n>-<suffix>`): four hex digits of the new store's
     /// incarnation, which no earlier store of the device can have used. Without it the

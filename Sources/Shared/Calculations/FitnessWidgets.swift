@@ -53,8 +53,9 @@ public struct FitnessWidgetSnapshot: Sendable, Hashable {
         nowMs: EpochMs, calendar: LocalCalendar, statistics: HealthStatistics = HealthStatistics()
     ) -> FitnessWidgetSnapshot {
         let readable = authorization.readable(samples)
-        let startMs = calendar.startOfDay(nowMs)
-        let endMs = calendar.startOfDay(calendar.civilDate(nowMs).adding(days: 1))
+        let today = calendar.civilDate(nowMs)
+        let day = HealthStatistics.localDaysRange(from: today, through: today, calendar: calendar)
+        let (startMs, endMs) = (day.startMs, day.endMs)
         let steps = statistics.cumulativeSum(of: .steps, in: readable, fromMs: startMs, toMs: endMs)
         let kcal = statistics.cumulativeSum(of: .activeEnergy, in: readable, fromMs: startMs, toMs: endMs)
         return FitnessWidgetSnapshot(
@@ -70,7 +71,8 @@ public struct FitnessWidgetSnapshot: Sendable, Hashable {
     public func isForToday(nowMs: EpochMs, calendar: LocalCalendar) -> Bool {
         if let dayStartMs, let dayEndMs {
             let today = calendar.civilDate(nowMs)
-            return dayStartMs == calendar.startOfDay(today) && dayEndMs == calendar.startOfDay(today.adding(days: 1))
+            let day = HealthStatistics.localDaysRange(from: today, through: today, calendar: calendar)
+            return dayStartMs == day.startMs && dayEndMs == day.endMs
         }
         guard let savedAtMs else { return true }
         return calendar.civilDate(savedAtMs) == calendar.civilDate(nowMs)

@@ -194,10 +194,8 @@ public struct TransferLedger: Sendable {
                 // The lost history used the seq in the other stream: the seq is this stream's now.
                 seqs[StreamKey(sender: key.sender, incarnation: key.incarnation, stream: old.stream)]?.removeAll { $0 == key.seq }
             }
-            queuedCount += 1  // another transfer than the one the seq had
-        } else {
-            queuedCount += 1
         }
+        queuedCount += 1  // a new transfer (on a reused seq: another than the one the seq had)
         entries[key] = Entry(stream: item.stream, payloadHash: hash)
         let sk = StreamKey(sender: key.sender, incarnation: key.incarnation, stream: item.stream)
         var list = seqs[sk] ?? []

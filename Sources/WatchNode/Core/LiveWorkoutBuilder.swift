@@ -59,7 +59,7 @@ public struct LiveWorkoutBuilder: Sendable, Hashable {
     /// The latest time the builder recorded: the collection's start or end, the last event,
     /// the latest sample end; nil before collection begins.
     public var latestRecordedMs: EpochMs? {
-        [collectionStartMs, collectionEndMs, events.last?.atMs, latestSampleEndMs].compactMap { $0 }.max()
+        later(later(collectionStartMs, collectionEndMs), later(events.last?.atMs, latestSampleEndMs))
     }
 
     // MARK: - Events

@@ -51,7 +51,7 @@ public struct WorkoutManager: Sendable, Hashable {
     /// The latest time the active workout recorded (its start, last event, stop, latest
     /// sample), nil without an active session.
     public var latestRecordedMs: EpochMs? {
-        [session?.lastEventMs, builder?.latestRecordedMs].compactMap { $0 }.max()
+        later(session?.lastEventMs, builder?.latestRecordedMs)
     }
 
     // MARK: - Session calls
@@ -246,4 +246,12 @@ extension WorkoutManager {
         endedWorkoutIDs.append(id)
         if endedWorkoutIDs.count > Self.maxRememberedEndedIDs { endedWorkoutIDs.removeFirst() }
     }
+}
+
+/// The later of two optional times (nil when both are), without building an array: the
+/// workout clock asks for it on every sample.
+func later(_ a: EpochMs?, _ b: EpochMs?) -> EpochMs? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return max(a, b)
 }
