@@ -155,7 +155,9 @@ extension LinkSession {
                 let item = q[i]
                 if let c = firstCancelled, c < item.seq { break }
                 if item.isCancelled {
+                    active = a  // `send` counts the frame on the connection: keep what it notes
                     sendUserInfoCancel(item, on: a.id)  // asked again (a retransmission)
+                    a = active!
                     a.sentThrough[stream.rawValue] = item.seq
                     break
                 }
