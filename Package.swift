@@ -41,12 +41,13 @@ let package = Package(
         .target(name: "PhoneNode", dependencies: ["PeerLink", "Shared"], swiftSettings: optimized),
         .target(name: "WatchNode", dependencies: ["PeerLink", "Shared"], swiftSettings: optimized),
         .target(name: "Simulator", dependencies: ["PhoneNode", "WatchNode", "PeerLink", "Shared"], swiftSettings: optimized),
+        .target(name: "NodeMain", dependencies: ["PhoneNode", "WatchNode", "PeerLink", "Shared"]),
 
         // MARK: - Executables
-        .executableTarget(name: "phone-node", dependencies: ["PhoneNode", "PeerLink", "Shared"]),
-        .executableTarget(name: "watch-node", dependencies: ["WatchNode", "PeerLink", "Shared"]),
-        .executableTarget(name: "sync-sim", dependencies: ["Simulator", "Shared"]),
-        .executableTarget(name: "sync-bench", dependencies: ["Simulator", "PhoneNode", "WatchNode", "PeerLink", "Shared", "CSQLite"]),
+        .executableTarget(name: "phone-node", dependencies: ["NodeMain"]),
+        .executableTarget(name: "watch-node", dependencies: ["NodeMain"]),
+        .executableTarget(name: "sync-sim", dependencies: ["Simulator", "NodeMain", "PeerLink", "Shared"]),
+        .executableTarget(name: "sync-bench", dependencies: ["Simulator", "NodeMain", "PhoneNode", "WatchNode", "PeerLink", "Shared", "CSQLite"]),
 
         // MARK: - Tests
         .testTarget(name: "SharedTests", dependencies: ["Shared"]),

@@ -9,7 +9,7 @@ import Simulator
 ///
 /// - `workout_hour_wall_ms_process`: wall time of a one-hour running workout with a heart
 ///   rate every second (3,600 samples), then `expect converged`, in process mode (real
-///   `phone-node` and `watch-node` next to `sync-bench`, the fault proxy between them).
+///   node processes: this executable as `sync-bench node phone|watch`, the fault proxy between them).
 /// - `workout_hour_wall_ms_sim`: the same scenario in sim mode (one process).
 /// - `sweep_seeds_per_min`: sim-mode runs of the morning run with random fault schedules
 ///   (`sync-sim sweep`), on as many threads as there are processors, without shrinking.
@@ -25,7 +25,7 @@ let simSuite = BenchSuite(name: "sim") { quick in
         """
     let scenario = try ScenarioParser.parse(text, file: "workout-hour.scenario")
     let start = monotonicNs()
-    let r = ProcessConductor(options: ConductorOptions(binDirectory: executableDirectory())).run(scenario)
+    let r = ProcessConductor(options: ConductorOptions(phone: .thisExecutable(as: .phone), watch: .thisExecutable(as: .watch))).run(scenario)
     let wallMs = Int64((monotonicNs() - start) / 1_000_000)
     guard r.passed else { throw BenchFailure(message: "the workout scenario failed in process mode:\n\(r.text())") }
     var figures: [String: PlistValue] = [

@@ -1,8 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NodeMain
 import PeerLink
 import Shared
+
+// `sync-bench node phone|watch …`: this executable as a node, for the sim suite's process run.
+if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "node" {
+    let rest = Array(CommandLine.arguments.dropFirst(3))
+    switch CommandLine.arguments[2] {
+    case "phone": exit(PhoneNodeMain.run(rest, programName: "sync-bench node phone"))
+    case "watch": exit(WatchNodeMain.run(rest, programName: "sync-bench node watch"))
+    default: break
+    }
+}
 
 let usage = """
     usage: sync-bench SUITE [--json] [--quick]

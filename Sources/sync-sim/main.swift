@@ -1,16 +1,34 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NodeMain
 import PeerLink
 import Shared
 import Simulator
 
+// `sync-sim node phone|watch …` is this executable serving as a node: process mode starts
+// its phone and watch this way, so `swift run sync-sim` needs no other build.
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "node" {
+    let rest = Array(CommandLine.arguments.dropFirst(3))
+    switch CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "" {
+    case "phone": exit(PhoneNodeMain.run(rest, programName: "sync-sim node phone"))
+    case "watch": exit(WatchNodeMain.run(rest, programName: "sync-sim node watch"))
+    default:
+        StandardError.write("sync-sim: error: `sync-sim node` takes phone or watch\n")
+        exit(2)
+    }
+}
+
 let usage = """
-    usage: sync-sim [FILE…] [options]      replay scenarios against phone-node and watch-node
+    usage: sync-sim [FILE…] [options]      replay scenarios against a phone node and a watch node
            sync-sim sweep FILE --seeds N [--from S] [--shard i/n] [--jobs J]
            sync-sim sweep FILE --seed S [--faults "…"]
+           sync-sim node phone|watch [node options]
+                                          run this executable as phone-node or watch-node (process
+                                          mode starts its nodes this way; `… --help` lists their options)
 
-    With no FILE, runs scenarios/morning-run.scenario.
+    With no FILE, runs scenarios/morning-run.scenario: from the current directory, or else from
+    the checkout this sync-sim was built in.
     The last line is always `N passed, M failed`; the exit status is 0 only when all passed.
 
     options:
@@ -19,7 +37,8 @@ let usage = """
       --json          print the report as one JSON object (the summary line still ends it)
       --junit PATH    also write a JUnit XML report to PATH (one test case per scenario)
       --keep          keep the nodes' state directories (printed in the report; process mode)
-      --bin DIR       where phone-node and watch-node are (default: next to sync-sim)
+      --bin DIR       run the phone-node and watch-node executables in DIR (default: this
+                      executable, as `sync-sim node phone|watch`)
       --help          this text
 
     sweep: runs FILE in sim mode once per seed with a random fault schedule (partitions, loss,
@@ -41,12 +60,28 @@ let usage = """
       --no-shrink     do not shrink failing schedules
     """
 
+let defaultScenarioPath = "scenarios/morning-run.scenario"
+
+/// The default scenario: in the current directory, else in the checkout that holds this
+/// executable (`.build/…/sync-sim` → the directory above `.build`), so `sync-sim` run from
+/// anywhere still finds it.
+func defaultScenario() -> String? {
+    if access(defaultScenarioPath, R_OK) == 0 { return defaultScenarioPath }
+    var dir = executableDirectory()
+    while let slash = dir.lastIndex(of: "/"), !dir.isEmpty {
+        dir = String(dir[..<slash])
+        let candidate = (dir.isEmpty ? "" : dir) + "/" + defaultScenarioPath
+        if access(candidate, R_OK) == 0 { return candidate }
+    }
+    return nil
+}
+
 struct Options {
     var files: [String] = []
     var json = false
     var junit: String?
     var keep = false
-    var bin = executableDirectory()
+    var bin: String?
     var mode = "process"
     var sweep = false
     var seeds = 100
@@ -122,7 +157,12 @@ func parse(_ args: [String]) throws -> Options? {
     } else if o.faults != nil || o.seed != nil || o.shard != nil {
         throw UsageError("--seed, --faults and --shard go with `sync-sim sweep`")
     }
-    if o.files.isEmpty { o.files = ["scenarios/morning-run.scenario"] }
+    if o.files.isEmpty {
+        guard let found = defaultScenario() else {
+            throw UsageError("no FILE given and \(defaultScenarioPath) is not in this directory or above this executable: name a scenario file (e.g. sync-sim path/to/scenarios/morning-run.scenario)")
+        }
+        o.files = [found]
+    }
     return o
 }
 
@@ -153,7 +193,8 @@ for file in options.files {
         if options.mode == "sim" {
             r = SimConductor().run(scenario)
         } else {
-            var co = ConductorOptions(binDirectory: options.bin)
+            var co = options.bin.map(ConductorOptions.init(binDirectory:))
+                ?? ConductorOptions(phone: .thisExecutable(as: .phone), watch: .thisExecutable(as: .watch))
             co.keepState = options.keep
             r = ProcessConductor(options: co).run(scenario)
         }

@@ -66,7 +66,7 @@ public struct NodeCommandLine: Sendable {
                 let v = try value(a)
                 guard v == "full" || v == "normal" else { throw UsageError("--sync takes full or normal, not '\(v)'") }
                 synchronousFull = v == "full"
-            case "--allow-non-loopback": allowNonLoopback = true
+            case "--allow-non-loopback" where role == .phone: allowNonLoopback = true
             default:
                 if a.hasPrefix("-") { throw UsageError("unknown option '\(a)' (see --help)") }
                 if case .subcommand(let name, let rest) = mode {

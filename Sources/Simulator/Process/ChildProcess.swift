@@ -153,11 +153,16 @@ public func removeTree(_ path: String) {
 
 /// The directory of the running executable (where `phone-node` and `watch-node` are built).
 public func executableDirectory() -> String {
+    let path = executablePath()
+    return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+}
+
+/// The absolute path of the running executable (`/proc/self/exe`).
+public func executablePath() -> String {
     var buf = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-    guard n > 0 else { return "." }
-    let path = buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    guard n > 0 else { return CommandLine.arguments[0] }
+    return buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }
 
 /// Reads a scenario (or any small text) file; nil when it cannot be read.

@@ -6,10 +6,33 @@ import Musl
 import PeerLink
 import Shared
 
+/// How to start one node process: an executable and the arguments that come before the
+/// node's own (`sync-sim node phone` is `sync-sim` with `["node", "phone"]`).
+public struct NodeExecutable: Sendable, Equatable {
+    public var path: String
+    public var leadingArguments: [String]
+
+    public init(path: String, leadingArguments: [String] = []) {
+        self.path = path
+        self.leadingArguments = leadingArguments
+    }
+
+    /// `phone-node` / `watch-node` in `directory`.
+    public static func separate(_ role: DeviceRole, in directory: String) -> NodeExecutable {
+        NodeExecutable(path: directory + "/\(role.rawValue)-node")
+    }
+
+    /// This very executable re-run as the node: `<self> node phone|watch …`.
+    public static func thisExecutable(as role: DeviceRole) -> NodeExecutable {
+        NodeExecutable(path: executablePath(), leadingArguments: ["node", role.rawValue])
+    }
+}
+
 /// Options of a process-mode run.
 public struct ConductorOptions: Sendable {
-    /// Where `phone-node` and `watch-node` are.
-    public var binDirectory: String
+    /// How to start the phone and the watch.
+    public var phone: NodeExecutable
+    public var watch: NodeExecutable
     /// Keep the nodes' state directories after the run (their path is printed).
     public var keepState = false
     /// Real time allowed for the nodes to go quiet after each step.
@@ -17,7 +40,18 @@ public struct ConductorOptions: Sendable {
     /// Virtual time allowed for `expect converged` to be met.
     public var convergeWithinMs: Int64 = 120_000
 
-    public init(binDirectory: String) { self.binDirectory = binDirectory }
+    /// `phone-node` and `watch-node` from `binDirectory`.
+    public init(binDirectory: String) {
+        phone = .separate(.phone, in: binDirectory)
+        watch = .separate(.watch, in: binDirectory)
+    }
+
+    public init(phone: NodeExecutable, watch: NodeExecutable) {
+        self.phone = phone
+        self.watch = watch
+    }
+
+    func executable(_ role: DeviceRole) -> NodeExecutable { role == .phone ? phone : watch }
 }
 
 /// Process mode: real `phone-node` and `watch-node` processes over loopback TCP, with the
@@ -45,11 +79,12 @@ public final class ProcessDriver: ScenarioDriver {
         scenario = s
         nowMs = s.startMs
         workDir = try makeTemporaryDirectory(prefix: "peerlink-sim")
-        let bin = options.binDirectory
-        for exe in ["phone-node", "watch-node"] where access(bin + "/" + exe, X_OK) != 0 {
-            throw NodeCallError(message: "\(bin)/\(exe) not found: build first (`swift build`)")
+        for role in [DeviceRole.phone, .watch] where access(options.executable(role).path, X_OK) != 0 {
+            throw NodeCallError(message: "\(options.executable(role).path) not found: build it first (`swift build`), or leave out --bin")
         }
-        let pair = try ChildProcess(name: "pair", path: bin + "/phone-node", arguments: ["pair", "--state", stateDir(.phone)], stderrPath: workDir + "/pair.err")
+        let phoneExe = options.phone
+        let pair = try ChildProcess(name: "pair", path: phoneExe.path, arguments: phoneExe.leadingArguments + ["pair", "--state", stateDir(.phone)],
+                                    stderrPath: workDir + "/pair.err")
         guard let code = pair.readLine(timeoutMs: 10_000), PairingFile.secret(fromCode: code) != nil else {
             throw NodeCallError(message: "`phone-node pair` printed no pairing code")
         }
@@ -63,8 +98,8 @@ public final class ProcessDriver: ScenarioDriver {
     /// Starts (or restarts) a node on the current virtual time.
     func launch(_ role: DeviceRole) throws {
         guard let s = scenario else { return }
-        let bin = options.binDirectory
-        var args = ["--state", stateDir(role), "--virtual-clock", String(nowMs), "--tz", s.timeZone, "--locale", s.language.rawValue]
+        let exe = options.executable(role)
+        var args = exe.leadingArguments + ["--state", stateDir(role), "--virtual-clock", String(nowMs), "--tz", s.timeZone, "--locale", s.language.rawValue]
         switch role {
         case .phone:
             args += ["--listen", phoneAddress.isEmpty ? "127.0.0.1:0" : phoneAddress, "--seed", String(s.seed)]
@@ -72,7 +107,7 @@ public final class ProcessDriver: ScenarioDriver {
             guard let p = proxy else { throw NodeCallError(message: "no proxy to connect the watch to") }
             args += ["--connect", "127.0.0.1:\(p.port)", "--pair", pairCode, "--seed", String(s.seed &+ 1)]
         }
-        let child = try ChildProcess(name: role.rawValue, path: bin + "/\(role.rawValue)-node", arguments: args,
+        let child = try ChildProcess(name: role.rawValue, path: exe.path, arguments: args,
                                      stderrPath: "\(workDir)/\(role.rawValue).err")
         let handle = NodeHandle(role: role, process: child)
         if role == .phone {

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import PeerLink
+import PhoneNode
+import Shared
+
+/// `phone-node`'s command line, as a function: the `phone-node` executable calls it, and so
+/// does `sync-sim node phone …`, which is how `sync-sim` runs its phone without a separate
+/// build of `phone-node`.
+public enum PhoneNodeMain {
+    static let usage = """
+        usage: phone-node [options]            run the phone node (listens for its paired watch)
+               phone-node pair [--state DIR]   create a pairing secret and print its code
+               phone-node show SCREEN [--state DIR] [--locale ja|en] [--tz ZONE] [--json] [--at TIME]
+                                               print a screen of the app from a state directory:
+                                               dashboard, history [weekly|monthly], settings, widgets,
+                                               notifications, goals, workouts, live, effects
+
+        options:
+          --state DIR            state directory (default .state/phone): state.sqlite, node.log, pairing.secret,
+                                 exports/ (CSV files written by `export csv`)
+          --listen HOST:PORT     where to listen (default 127.0.0.1:7700; loopback only unless --allow-non-loopback)
+          --allow-non-loopback   allow --listen on an address that is not loopback (the link is then reachable
+                                 from other machines)
+          --virtual-clock START  run on a virtual clock starting at START (ISO date-time or epoch ms),
+                                 moved by `clock set|advance` on the control channel
+          --tz ZONE              the device's time zone (default Asia/Tokyo)
+          --locale ja|en         language of user-facing texts (default ja)
+          --seed N               seed for jitter (default random)
+          --sync full|normal     durability of the store and of received files: normal (default) survives
+                                 the process being killed; full also fsyncs (survives a power loss)
+          --json                 (show) print the screen as JSON instead of text
+          --at TIME              (show) the screen at TIME (ISO date-time or epoch ms) instead of now
+          --help                 this text
+
+        Commands are read from standard input, one per line (`help` and `show help` list them;
+        docs/PHONE.md is the reference).
+        """
+
+    /// Runs `phone-node` with `arguments` (without the program name); returns the exit status.
+    public static func run(_ arguments: [String], programName: String = "phone-node") -> Int32 {
+        do {
+            var args = arguments
+            let showOptions = args.contains("show") ? try takeShowOptions(&args) : (json: false, atMs: nil)
+            let cl = try NodeCommandLine(arguments: args, role: .phone, subcommands: ["pair", "show"])
+            switch cl.mode {
+            case .help:
+                print(usage)
+                return 0
+            case .subcommand("pair", _):
+                try makeDirectories(cl.stateDirectory)
+                let secret = secureRandomBytes(PairingFile.secretBytes)
+                try PairingFile.write(secret, directory: cl.stateDirectory)
+                print(PairingFile.code(for: secret))
+                return 0
+            case .subcommand("show", let screen):
+                guard let first = screen.first, PhoneApp.screens.contains(first) else {
+                    throw UsageError("show takes a screen: \(PhoneApp.screens.joined(separator: ", "))")
+                }
+                return try runShow(cl, screen: screen, json: showOptions.json, atMs: showOptions.atMs)
+            case .subcommand(let s, _):
+                throw UsageError("unknown command '\(s)'")
+            case .run:
+                if showOptions.json || showOptions.atMs != nil { throw UsageError("--json and --at go with `show`") }
+                let sink = DirectoryFileSink(directory: cl.stateDirectory + "/exports")
+                let node = try NodeProcess(options: cl.processOptions(role: .phone)) { PhoneApp(fileSink: sink) }
+                return node.run()
+            }
+        } catch let e as UsageError {
+            StandardError.write("\(programName): error: \(e)\n")
+            return 2
+        } catch {
+            StandardError.write("\(programName): error: \(error)\n")
+            return 1
+        }
+    }
+}
+
+
+/// Writes exports into `<state>/exports/` atomically (temporary file, then rename).
+struct DirectoryFileSink: PhoneFileSink {
+    let directory: String
+
+    func write(name: String, bytes: [UInt8]) -> Result<String, PhoneFileSinkError> {
+        guard !name.isEmpty, !name.contains("/") else { return .failure(PhoneFileSinkError("bad file name '\(name)'")) }
+        do {
+            try makeDirectories(directory)
+            let path = directory + "/" + name
+            try writeTextFile(path, String(decoding: bytes, as: UTF8.self))
+            return .success(path)
+        } catch {
+            return .failure(PhoneFileSinkError("\(error)"))
+        }
+    }
+}
+
+/// The options `show` takes that the node's command line does not: `--json`, `--at TIME`.
+func takeShowOptions(_ args: inout [String]) throws -> (json: Bool, atMs: EpochMs?) {
+    var json = false
+    var at: EpochMs?
+    if let i = args.firstIndex(of: "--json") {
+        json = true
+        args.remove(at: i)
+    }
+    if let i = args.firstIndex(of: "--at") {
+        guard i + 1 < args.count, let ms = NodeCommandLine.parseInstant(args[i + 1]) else {
+            throw UsageError("--at takes an ISO date-time like 2026-06-01T07:00:00+09:00 or epoch milliseconds")
+        }
+        at = ms
+        args.removeSubrange(i...(i + 1))
+    }
+    return (json, at)
+}
+
+/// `phone-node show SCREEN`: loads the state directory's replicated and local state into a
+/// throwaway in-memory copy, opens the phone app on it at `atMs` (default: the wall clock)
+/// and prints the screen. The state file is only read, never changed or quarantined (a
+/// running node may own it).
+func runShow(_ cl: NodeCommandLine, screen: [String], json: Bool, atMs: EpochMs?) throws -> Int32 {
+    let path = cl.stateDirectory + "/" + NodeStoreFile.fileName
+    guard access(path, F_OK) == 0 else { throw UsageError("no state at \(path)") }
+    let copy = MemoryStore()
+    do {
+        let file = try SQLiteStore(path: path)
+        var batch = WriteBatch()
+        // `app_local` is NodeContext's local table (internal to PeerLink; see the report).
+        for table in [ReplicaPersistence.records, ReplicaPersistence.meta, StoreTable("app_local")] {
+            for row in try file.scan(table) { batch.put(table, row.key, row.value) }
+        }
+        try copy.commit(batch)
+    } catch {
+        StandardError.write("phone-node: error: cannot read \(path): \(error)\n")
+        return 1
+    }
+    guard let calendar = LocalCalendar(identifier: cl.timeZone) else { throw UsageError("unknown time zone '\(cl.timeZone)'") }
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    let now = atMs ?? (EpochMs(ts.tv_sec) * 1000 + EpochMs(ts.tv_nsec / 1_000_000))
+    let engine = try NodeEngine(
+        app: PhoneApp(), role: .phone, store: copy, config: LinkConfig(role: .phone, pairingSecret: nil), calendar: calendar,
+        language: cl.language, now: now, seed: 1, newIncarnation: 1)
+    let reply = engine.command(NodeCommand(words: ["show"] + screen, raw: (["show"] + screen).joined(separator: " ")), now: now)
+    guard reply.isOK else {
+        StandardError.write("phone-node: error: \(reply.text)\n")
+        return 2
+    }
+    print(json ? reply.value.jsonString() : reply.text)
+    return 0
+}
