@@ -13,14 +13,15 @@ import Shared
 public enum PhoneNodeMain {
     static let usage = """
         usage: phone-node [options]            run the phone node (listens for its paired watch)
-               phone-node pair [--state DIR]   create a pairing secret and print its code
+               phone-node pair [--state DIR]   create a pairing secret (32 random bytes) and print its code
                phone-node show SCREEN [--state DIR] [--locale ja|en] [--tz ZONE] [--json] [--at TIME]
                                                print a screen of the app from a state directory:
                                                dashboard, history [weekly|monthly], settings, widgets,
                                                notifications, goals, workouts, live, effects
 
         options:
-          --state DIR            state directory (default .state/phone): state.sqlite, node.log, pairing.secret,
+          --state DIR            state directory (default .state/phone, made 0700): state.sqlite, node.log,
+                                 pairing.secret (0600),
                                  exports/ (CSV files written by `export csv`)
           --listen HOST:PORT     where to listen (default 127.0.0.1:7700; loopback only unless --allow-non-loopback)
           --allow-non-loopback   allow --listen on an address that is not loopback (the link is then reachable
@@ -51,10 +52,11 @@ public enum PhoneNodeMain {
                 print(usage)
                 return 0
             case .subcommand("pair", _):
-                try makeDirectories(cl.stateDirectory)
+                try makePrivateDirectory(cl.stateDirectory)
                 let secret = secureRandomBytes(PairingFile.secretBytes)
                 try PairingFile.write(secret, directory: cl.stateDirectory)
                 print(PairingFile.code(for: secret))
+                if isatty(1) == 1 { StandardError.write("give this code to the watch on its standard input: watch-node pair --state DIR\n") }
                 return 0
             case .subcommand("show", let screen):
                 guard let first = screen.first, PhoneApp.screens.contains(first) else {

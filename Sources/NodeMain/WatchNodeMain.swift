@@ -7,16 +7,48 @@ import PeerLink
 import Shared
 import WatchNode
 
+/// Reads a pairing code from `file` (nil: standard input), checks it, and stores its secret
+/// in the state directory (made 0700; the secret file 0600). A code that is not one is a
+/// usage error: nothing is stored.
+func storePairingCode(from file: String?, stateDirectory: String) throws {
+    let text: String
+    if let file {
+        guard let t = readTextFile(file) else { throw UsageError("cannot read the pairing code from \(file)") }
+        text = t
+    } else {
+        if isatty(0) == 1 { StandardError.write("pairing code (as `phone-node pair` printed it): ") }
+        var bytes: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 512)
+        while bytes.count < 4096 {
+            let n = read(0, &buf, buf.count)
+            if n <= 0 { break }
+            bytes += buf[0..<n]
+            if bytes.contains(0x0A) { break }
+        }
+        text = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
+    }
+    switch PairingFile.parse(code: text.trimmingCharacters()) {
+    case .failure(let e): throw UsageError("not a pairing code: \(e)")
+    case .success(let secret):
+        try makePrivateDirectory(stateDirectory)
+        try PairingFile.write(secret, directory: stateDirectory)
+    }
+}
+
 /// `watch-node`'s command line, as a function: the `watch-node` executable calls it, and so
 /// does `sync-sim node watch …`.
 public enum WatchNodeMain {
     static let usage = """
         usage: watch-node [options]            run the watch node (connects to its paired phone)
+               watch-node pair [--state DIR] [--pair-file FILE]
+                                               store the pairing code `phone-node pair` printed, read from
+                                               standard input (or FILE); a code is never an argument
 
         options:
-          --state DIR            state directory (default .state/watch): state.sqlite, node.log, pairing.secret
+          --state DIR            state directory (default .state/watch, made 0700): state.sqlite, node.log,
+                                 pairing.secret (0600)
           --connect HOST:PORT    the phone to connect to (e.g. 127.0.0.1:7700)
-          --pair CODE            store the pairing code printed by `phone-node pair`, then run
+          --pair-file FILE       store the pairing code in FILE (as `phone-node pair` printed it), then run
           --virtual-clock START  run on a virtual clock starting at START (ISO date-time or epoch ms)
           --tz ZONE              the device's time zone (default Asia/Tokyo)
           --locale ja|en         language of user-facing texts (default ja)
@@ -32,18 +64,20 @@ public enum WatchNodeMain {
     /// Runs `watch-node` with `arguments` (without the program name); returns the exit status.
     public static func run(_ arguments: [String], programName: String = "watch-node") -> Int32 {
         do {
-            let cl = try NodeCommandLine(arguments: arguments, role: .watch, subcommands: [])
+            let cl = try NodeCommandLine(arguments: arguments, role: .watch, subcommands: ["pair"])
             switch cl.mode {
             case .help:
                 print(usage)
                 return 0
+            case .subcommand("pair", let rest):
+                guard rest.isEmpty else { throw UsageError("pair takes no argument: the code is read from standard input (or --pair-file FILE)") }
+                try storePairingCode(from: cl.pairFile, stateDirectory: cl.stateDirectory)
+                print("paired: the code is stored in \(cl.stateDirectory)/\(PairingFile.fileName)")
+                return 0
             case .subcommand(let s, _):
                 throw UsageError("unknown command '\(s)'")
             case .run:
-                if let code = cl.pairCode, let secret = PairingFile.secret(fromCode: code) {
-                    try makeDirectories(cl.stateDirectory)
-                    try PairingFile.write(secret, directory: cl.stateDirectory)
-                }
+                if let file = cl.pairFile { try storePairingCode(from: file, stateDirectory: cl.stateDirectory) }
                 let node = try NodeProcess(options: cl.processOptions(role: .watch)) { WatchApp() }
                 return node.run()
             }

@@ -7,15 +7,12 @@ extension NodeEngine {
     /// Reads a chunk of a file being sent and queues its frame.
     func sendFileChunk(_ id: ConnectionID, number: UInt64, path: String, offset: Int64, count: Int) {
         do {
+            guard wires[id] != nil else { return }  // closed meanwhile
             let header = FrameBodies.FileChunk.header(number: number, offset: offset)
-            let contentStart = FrameHeader.size + header.count
-            // Built in place: the content is read straight into the frame (nothing zeroed or copied).
+            let contentStart = header.count
+            // Built in place: the content is read straight into the frame's body (nothing zeroed or copied).
             let out = try [UInt8](unsafeUninitializedCapacity: contentStart + count) { buffer, initialized in
-                var prefix = [UInt8]()
-                prefix.reserveCapacity(contentStart)
-                FrameEncoder.appendHeader(kind: .fileChunk, bodyCount: header.count + count, to: &prefix)
-                prefix.append(contentsOf: header)
-                _ = buffer.initialize(fromContentsOf: prefix)
+                _ = buffer.initialize(fromContentsOf: header)
                 initialized = contentStart
                 initialized += try files.read(path, offset: offset, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[contentStart...])))
             }
@@ -26,14 +23,26 @@ extension NodeEngine {
             if h.byteCount < offset { try hashFile(path, into: h, upTo: offset) }
             if h.byteCount == offset { h.update(out[contentStart...]) }
             fileHashes[key] = h
-            connectionFrames[id]?.sent += 1
-            heldSends.append(.send(id, out))
+            let sealed = out.withUnsafeBytes { wires[id]!.encode(.fileChunk, body: $0) }
+            heldSends.append(.send(id, sealed, summarizesFrames ? FrameSummary(kind: .fileChunk, body: out) : nil))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
         }
     }
 
     static func sendHashKey(_ number: UInt64) -> String { "\u{0}send/\(number)" }
+
+    /// Deletes the inbox's partial files that no transfer can resume (left by a transfer of
+    /// an earlier peer store, or by a store that lost the record of its incoming file).
+    func removeAbandonedPartialFiles() {
+        let abandoned = ctx.session.abandonedPartialFiles(among: files.names(in: LinkSession.inboxDirectory))
+        guard !abandoned.isEmpty else { return }
+        for p in abandoned {
+            fileHashes[p] = nil
+            files.remove(p)
+        }
+        ctx.log(.info, "removed \(abandoned.count) partial file\(abandoned.count == 1 ? "" : "s") no transfer can resume: \(abandoned.joined(separator: ", "))")
+    }
 
     /// Appends the file's bytes from what `h` covered up to `end` to the hash.
     func hashFile(_ path: String, into h: IncrementalHash, upTo end: Int64) throws {
@@ -51,8 +60,9 @@ extension NodeEngine {
             let h = fileHashes.removeValue(forKey: Self.sendHashKey(number)) ?? IncrementalHash()
             try hashFile(path, into: h, upTo: sizeBytes)
             guard h.byteCount == sizeBytes, files.size(path) == sizeBytes else { throw FileStorageError("\(path) changed while it was sent") }
-            connectionFrames[id]?.sent += 1
-            heldSends.append(.send(id, FrameEncoder.encode(Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: h.finish())))))
+            guard wires[id] != nil else { return }
+            let frame = Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: h.finish()))
+            heldSends.append(.send(id, wires[id]!.encode(frame), summarizesFrames ? FrameSummary(frame) : nil))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
         }

@@ -1,53 +1,76 @@
 import Shared
 
-/// Why a byte stream is not a valid frame sequence. Each closes the connection.
-public enum FrameDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a byte stream is not a valid record sequence. Each closes the connection.
+public enum RecordDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The first two bytes of a header were not "PL".
     case badMagic(UInt8, UInt8)
     /// A protocol version this build does not speak.
     case unsupportedVersion(UInt8)
-    /// A frame kind this build does not know.
-    case unknownKind(UInt8)
-    /// A body length over the limit, refused before any allocation.
-    case oversized(length: UInt32, limit: Int)
-    /// The stream ended in the middle of a frame.
+    /// A record type this build does not know.
+    case unknownType(UInt8)
+    /// A record type the connection does not accept in its current phase.
+    case refused(RecordType, accepted: String)
+    /// A body length over what the type may have now, refused before any allocation.
+    case oversized(RecordType, length: Int, limit: Int)
+    /// The stream ended in the middle of a record.
     case truncated(bufferedBytes: Int)
+    /// The connection is being closed for a reason found above the records (a frame that
+    /// failed to open, a protocol error): nothing more is taken from it.
+    case closing(String)
 
     public var description: String {
         switch self {
         case .badMagic(let a, let b): "bad magic 0x\(String(a, radix: 16))\(String(b, radix: 16)) (expected 0x504c)"
-        case .unsupportedVersion(let v): "unsupported protocol version \(v) (this node speaks \(FrameHeader.version))"
-        case .unknownKind(let k): "unknown frame kind 0x\(String(k, radix: 16))"
-        case .oversized(let n, let limit): "frame length \(n) over the limit of \(limit) bytes"
-        case .truncated(let n): "connection closed in the middle of a frame (\(n) bytes buffered)"
+        case .unsupportedVersion(let v): "unsupported protocol version \(v) (this node speaks \(RecordHeader.version))"
+        case .unknownType(let t): "unknown record type 0x\(String(t, radix: 16))"
+        case .refused(let t, let accepted): "a \(t) record is out of protocol order here (accepted now: \(accepted.isEmpty ? "none" : accepted))"
+        case .oversized(let t, let n, let limit): "\(t) record of \(n) bytes over the limit of \(limit) bytes"
+        case .truncated(let n): "connection closed in the middle of a record (\(n) bytes buffered)"
+        case .closing(let reason): reason
         }
     }
 }
 
-/// An incremental frame decoder: feed it bytes as they arrive, take frames as they complete.
+/// A record as the decoder cuts it: its body is a slice of the bytes fed or of the decoder's
+/// own buffer, valid until the decoder is fed or asked again.
+public struct RecordView {
+    public var type: RecordType
+    public var body: ArraySlice<UInt8>
+}
+
+/// An incremental record decoder: feed it bytes as they arrive, take records as they complete.
 ///
-/// It checks the header as soon as its 8 bytes are in, so an oversized length is refused
-/// before the body is buffered or allocated. After an error it stays failed.
+/// It checks each header byte as it arrives against `limits`, so a record of a type the
+/// connection does not accept now, or one longer than its type may be, is refused before its
+/// body is buffered. After an error it stays failed. What it buffers is at most one record
+/// (65,541 bytes).
 ///
-/// Fed bytes are not copied on arrival: frames that lie whole in them are cut straight out,
-/// and only a frame that runs past their end is gathered in the decoder's own buffer. Take
-/// frames with `next()` until it returns nil before the fed bytes' storage is written again
-/// (by then the decoder holds no reference to it).
-public struct FrameDecoder: Sendable {
-    /// A frame under way: its first bytes, from `start`.
+/// Fed bytes are not copied on arrival: records that lie whole in them are cut straight out,
+/// and only a record that runs past their end is gathered in the decoder's own buffer. Take
+/// records with `next()` until it returns nil before the fed bytes' storage is written again.
+public struct RecordDecoder: Sendable {
+    /// A record under way: its first bytes, from `start`.
     private var buffer: [UInt8] = []
     private var start = 0
     /// Bytes fed and not yet taken (after `buffer`'s).
     private var pending: ArraySlice<UInt8> = []
-    public private(set) var failure: FrameDecodingError?
-    public let maxBodyBytes: Int
+    public private(set) var failure: RecordDecodingError?
+    /// What the connection accepts now (the engine sets it from the session before each record).
+    public var limits: RecordLimits
 
-    public init(maxBodyBytes: Int = FrameHeader.maxBodyBytes) {
-        self.maxBodyBytes = maxBodyBytes
+    public init(limits: RecordLimits = .any) {
+        self.limits = limits
     }
 
-    /// Bytes received but not yet part of a returned frame.
+    /// Bytes received but not yet part of a returned record.
     public var bufferedByteCount: Int { buffer.count - start + pending.count }
+
+    /// The length of the record under way once its header is in (nil before).
+    public var announcedBodyBytes: Int? {
+        let b = buffer.count - start > 0 ? buffer[start...] : pending
+        guard b.count >= RecordHeader.size else { return nil }
+        return Int(b[b.startIndex + 4]) << 8 | Int(b[b.startIndex + 5])
+    }
 
     /// Adds received bytes (kept by reference until `next()` has taken what it can).
     public mutating func feed(_ bytes: ArraySlice<UInt8>) {
@@ -59,37 +82,29 @@ public struct FrameDecoder: Sendable {
     /// Adds received bytes.
     public mutating func feed(_ bytes: [UInt8]) { feed(bytes[...]) }
 
-    /// Adds received bytes.
-    public mutating func feed<C: Collection>(_ bytes: C) where C.Element == UInt8 { feed(Array(bytes)[...]) }
-
-    /// The next complete frame, nil when more bytes are needed; throws on a protocol violation.
-    public mutating func next() throws(FrameDecodingError) -> Frame? {
+    /// The next complete record, nil when more bytes are needed; throws on a protocol violation.
+    public mutating func nextView() throws(RecordDecodingError) -> RecordView? {
         if let failure { throw failure }
         do {
             if start == buffer.count {
-                // Nothing under way: cut the frame straight from the fed bytes.
+                // Nothing under way: cut the record straight from the fed bytes.
                 if start > 0 { buffer.removeAll(keepingCapacity: true); start = 0 }
                 guard !pending.isEmpty else { return nil }
-                if case .frame(let kind, let body) = try head(of: pending) {
-                    let frame = Frame(kind, Array(pending[body]))
+                if case .record(let type, let body) = try head(of: pending) {
+                    let view = RecordView(type: type, body: pending[body])
                     take(upTo: body.upperBound)
-                    return frame
+                    return view
                 }
                 buffer.append(contentsOf: pending)
                 pending = []
                 return nil
             }
-            // A frame is under way in the buffer: move over only what it still needs.
+            // A record is under way in the buffer: move over only what it still needs.
             while true {
                 switch try head(of: buffer[start...]) {
-                case .frame(let kind, let body):
-                    let frame = Frame(kind, Array(buffer[body]))
+                case .record(let type, let body):
                     start = body.upperBound
-                    if start > 1 << 16 && start * 2 > buffer.count {
-                        buffer.removeFirst(start)
-                        start = 0
-                    }
-                    return frame
+                    return RecordView(type: type, body: buffer[body])
                 case .needs(let total):
                     guard !pending.isEmpty else { return nil }
                     let n = min(total - (buffer.count - start), pending.count)
@@ -102,6 +117,12 @@ public struct FrameDecoder: Sendable {
         }
     }
 
+    /// The next complete record, its body copied out.
+    public mutating func next() throws(RecordDecodingError) -> Record? {
+        guard let v = try nextView() else { return nil }
+        return Record(v.type, Array(v.body))
+    }
+
     /// Drops the fed bytes before `index` (and the reference to their storage once all are taken).
     private mutating func take(upTo index: Int) {
         pending = index == pending.endIndex ? [] : pending[index...]
@@ -109,39 +130,49 @@ public struct FrameDecoder: Sendable {
 
     /// What the bytes at the head of a stream hold.
     private enum Head {
-        /// A whole frame, with where its body lies.
-        case frame(FrameKind, body: Range<Int>)
-        /// Not yet: the frame needs this many bytes in all (the header's size while its length is not in).
+        /// A whole record, with where its body lies.
+        case record(RecordType, body: Range<Int>)
+        /// Not yet: the record needs this many bytes in all (the header's size while its length is not in).
         case needs(Int)
     }
 
     /// Checks the header as far as it has arrived.
-    private func head(of b: ArraySlice<UInt8>) throws(FrameDecodingError) -> Head {
+    private func head(of b: ArraySlice<UInt8>) throws(RecordDecodingError) -> Head {
         let available = b.count, i = b.startIndex
-        if available >= 1, b[i] != FrameHeader.magic.0 { throw .badMagic(b[i], available >= 2 ? b[i + 1] : 0) }
-        if available >= 2, b[i + 1] != FrameHeader.magic.1 { throw .badMagic(b[i], b[i + 1]) }
-        if available >= 3, b[i + 2] != FrameHeader.version { throw .unsupportedVersion(b[i + 2]) }
-        if available >= 4, FrameKind(rawValue: b[i + 3]) == nil { throw .unknownKind(b[i + 3]) }
-        guard available >= FrameHeader.size else { return .needs(FrameHeader.size) }
-        let length = UInt32(b[i + 4]) << 24 | UInt32(b[i + 5]) << 16 | UInt32(b[i + 6]) << 8 | UInt32(b[i + 7])
-        guard Int(length) <= maxBodyBytes else { throw .oversized(length: length, limit: maxBodyBytes) }
-        let total = FrameHeader.size + Int(length)
+        if available >= 1, b[i] != RecordHeader.magic.0 { throw .badMagic(b[i], available >= 2 ? b[i + 1] : 0) }
+        if available >= 2, b[i + 1] != RecordHeader.magic.1 { throw .badMagic(b[i], b[i + 1]) }
+        if available >= 3, b[i + 2] != RecordHeader.version { throw .unsupportedVersion(b[i + 2]) }
+        guard available >= 4 else { return .needs(RecordHeader.size) }
+        guard let type = RecordType(rawValue: b[i + 3]) else { throw .unknownType(b[i + 3]) }
+        guard let limit = limits.limit(type) else { throw .refused(type, accepted: limits.acceptedTypes) }
+        if available >= 5, Int(b[i + 4]) << 8 > limit { throw .oversized(type, length: Int(b[i + 4]) << 8, limit: limit) }
+        guard available >= RecordHeader.size else { return .needs(RecordHeader.size) }
+        let length = Int(b[i + 4]) << 8 | Int(b[i + 5])
+        guard length <= limit else { throw .oversized(type, length: length, limit: limit) }
+        let total = RecordHeader.size + length
         guard available >= total else { return .needs(total) }
-        return .frame(FrameKind(rawValue: b[i + 3])!, body: i + FrameHeader.size..<i + total)
+        return .record(type, body: i + RecordHeader.size..<i + total)
     }
 
-    /// Call when the stream ends: a partial frame left over is an error.
-    public mutating func finish() throws(FrameDecodingError) {
+    /// Call when the stream ends: a partial record left over is an error.
+    public mutating func finish() throws(RecordDecodingError) {
         if let failure { throw failure }
         if bufferedByteCount > 0 { try fail(.truncated(bufferedBytes: bufferedByteCount)) }
     }
 
-    @discardableResult
-    private mutating func fail(_ e: FrameDecodingError) throws(FrameDecodingError) -> Frame? {
+    /// Stops the decoder (the connection is being closed for `reason`): it takes no more.
+    public mutating func stop(_ reason: String) { stop(error: .closing(reason)) }
+
+    private mutating func stop(error e: RecordDecodingError) {
         failure = e
         buffer = []
         start = 0
         pending = []
+    }
+
+    @discardableResult
+    private mutating func fail(_ e: RecordDecodingError) throws(RecordDecodingError) -> RecordView? {
+        stop(error: e)
         throw e
     }
 }

@@ -18,7 +18,7 @@ struct HeldFrame {
 struct ProxyPair {
     var watchFD: Int32
     var phoneFD: Int32
-    var decoders: [LinkDirection: FrameDecoder] = [.phoneToWatch: FrameDecoder(), .watchToPhone: FrameDecoder()]
+    var decoders: [LinkDirection: RecordDecoder] = [.phoneToWatch: RecordDecoder(), .watchToPhone: RecordDecoder()]
     /// When a direction's bytes stop parsing as frames, they are passed through raw.
     var raw: Set<LinkDirection> = []
     var held: [LinkDirection: [HeldFrame]] = [.phoneToWatch: [], .watchToPhone: []]
@@ -38,8 +38,6 @@ struct ProxyState {
     var counts = ProxyStatus()
     var order = 0
     var timeline: [String] = []
-    /// Names the timeline's frames (and marks retries).
-    var labeler = FrameLabeler()
 
     init(planner: FaultPlanner, nowMs: EpochMs) {
         self.planner = planner
@@ -110,12 +108,13 @@ struct ProxyState {
         p.decoders[dir]!.feed(buf[0..<n])
         while true {
             do {
-                guard let frame = try p.decoders[dir]!.next() else { break }
+                guard let record = try p.decoders[dir]!.next() else { break }
                 let counted = true
                 if counted { counts.framesIn[dir, default: 0] += 1 }
-                let bytes = FrameEncoder.encode(frame)
+                let bytes = RecordEncoder.encode(record)
                 let (fate, times, pieces) = planner.plan(bytes: bytes.count, direction: dir, nowMs: nowMs)
-                timeline.append("\(nowMs) \(dir.rawValue) \(labeler.label(sending: bytes, direction: dir.rawValue)) \(bytes.count)B \(fate.rawValue)")
+                // The proxy sees what any relay sees: records, sealed once the handshake is done.
+                timeline.append("\(nowMs) \(dir.rawValue) \(record.type) \(bytes.count)B \(fate.rawValue)")
                 switch fate {
                 case .dropped: counts.dropped += 1
                 case .duplicated: counts.duplicated += 1
