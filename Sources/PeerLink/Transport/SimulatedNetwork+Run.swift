@@ -167,8 +167,10 @@ extension SimulatedNetwork {
             let previousArrival = lastArrival[to]
             arrival = max(arrival, previousArrival)
             lastArrival[to] = arrival
-            let dup = !cutAfter && rng.chance(faults.duplicatePercent)
-            note("\(now) \(dir) \(kind) \((dup ? FrameFate.duplicated : .delivered).rawValue)")
+            let tampered = !cutAfter && rng.chance(faults.tamperPercent)
+            if tampered { bytes = RecordTamper.flippingOneByte(bytes, random: rng.next()) }
+            let dup = !cutAfter && !tampered && rng.chance(faults.duplicatePercent)
+            note("\(now) \(dir) \(kind) \((tampered ? FrameFate.tampered : dup ? .duplicated : .delivered).rawValue)")
             // Over a slow link the frame's bytes arrive in pieces over its transfer time (not
             // while frames are reordered: a late frame must not land inside another one).
             let pieces = faults.reorderPercent > 0 ? [(end: bytes.count, atMs: arrival)]

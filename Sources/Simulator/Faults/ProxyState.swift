@@ -111,14 +111,16 @@ struct ProxyState {
                 guard let record = try p.decoders[dir]!.next() else { break }
                 let counted = true
                 if counted { counts.framesIn[dir, default: 0] += 1 }
-                let bytes = RecordEncoder.encode(record)
+                var bytes = RecordEncoder.encode(record)
                 let (fate, times, pieces) = planner.plan(bytes: bytes.count, direction: dir, nowMs: nowMs)
+                if fate == .tampered { bytes = RecordTamper.flippingOneByte(bytes, random: planner.rng.next()) }
                 // The proxy sees what any relay sees: records, sealed once the handshake is done.
                 timeline.append("\(nowMs) \(dir.rawValue) \(record.type) \(bytes.count)B \(fate.rawValue)")
                 switch fate {
                 case .dropped: counts.dropped += 1
                 case .duplicated: counts.duplicated += 1
                 case .reordered: counts.reordered += 1
+                case .tampered: counts.tampered += 1
                 case .delivered: break
                 }
                 for (i, t) in times.enumerated() {

@@ -281,6 +281,7 @@ extension NetworkFaults {
         lossPercent = f.lossPercent
         duplicatePercent = f.duplicatePercent
         reorderPercent = f.reorderPercent
+        tamperPercent = f.tamperPercent
         sliceBytes = f.sliceBytes
         closeAfterBytes = f.closeAfterBytes.map { Int(clamping: $0) }
     }
