@@ -134,7 +134,10 @@ public final class NodeEngine<App: NodeApp> {
                 break
             }
         }
-        if let w = wires[id] { ctx.session.onFrameProgress(id, startedMs: w.frameStartedMs, bytesExpected: w.frameBytesExpected, now: now) }
+        if let w = wires[id] {
+            ctx.session.onFrameProgress(id, startedMs: w.frameStartedMs, bytesExpected: w.frameBytesExpected,
+                                        bufferedBytes: w.decoder.bufferedByteCount + (w.channel?.partialFrameBytes ?? 0), now: now)
+        }
         ctx.session.endOfInput(now: now)
         finish()
     }

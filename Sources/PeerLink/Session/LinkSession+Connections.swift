@@ -95,12 +95,12 @@ extension LinkSession {
     // MARK: - Limits
 
     /// What the engine holds of the frame under way on `id`: it started arriving at
-    /// `startedMs` (nil: none under way) and will be `bytesExpected` long once its current
-    /// record is in. Enforces the cap on what connections in the handshake hold, and arms
-    /// the bound on how long a frame may take to arrive.
-    public mutating func onFrameProgress(_ id: ConnectionID, startedMs: EpochMs?, bytesExpected: Int, now: EpochMs) {
+    /// `startedMs` (nil: none under way), will be `bytesExpected` long once its current record
+    /// is in, and `bufferedBytes` of it are held now. Enforces the cap on what connections in
+    /// the handshake hold, and arms the bound on how long a frame may take to arrive.
+    public mutating func onFrameProgress(_ id: ConnectionID, startedMs: EpochMs?, bytesExpected: Int, bufferedBytes: Int, now: EpochMs) {
         if var h = handshakes[id] {
-            h.bufferedBytes = startedMs == nil ? 0 : bytesExpected
+            h.bufferedBytes = bufferedBytes
             handshakes[id] = h
             enforceHandshakeCaps(now: now)
         } else if var a = active, a.id == id {
