@@ -101,6 +101,18 @@ public final class ChildProcess {
         return true
     }
 
+    /// Waits for the child to exit on its own; its exit code, or nil when it had not exited
+    /// within `timeoutMs` (or was killed by a signal).
+    public func waitForExit(timeoutMs: Int) -> Int32? {
+        let deadline = Self.monotonicMs() + Int64(timeoutMs)
+        while isRunning {
+            if Self.monotonicMs() > deadline { return nil }
+            usleep(5_000)
+        }
+        let signal = exitStatus & 0x7F
+        return signal == 0 ? (exitStatus >> 8) & 0xFF : nil
+    }
+
     /// `kill -9` and reap.
     public func kill9() {
         guard !exited else { return }
