@@ -54,7 +54,9 @@ public struct NoiseHandshake: Sendable, Equatable {
     var symmetric: NoiseSymmetricState
     let psk: [UInt8]
     let ephemeralPrivate: [UInt8]
-    public let ephemeralPublic: [UInt8]
+    /// This side's ephemeral public key, once a message needed it (a responder computes it
+    /// only after the first message authenticated: a stranger's costs no curve operation).
+    public private(set) var ephemeralPublic: [UInt8] = []
     var remoteEphemeral: [UInt8]?
     /// How many of the pattern's two messages were written or read.
     var messagesDone = 0
@@ -66,7 +68,6 @@ public struct NoiseHandshake: Sendable, Equatable {
         self.isInitiator = isInitiator
         self.psk = psk
         ephemeralPrivate = ephemeralPrivateKey
-        ephemeralPublic = X25519.publicKey(privateKey: ephemeralPrivateKey)
         symmetric = NoiseSymmetricState(protocolName: Self.protocolName(cipher), cipher: cipher)
         symmetric.mixHash(prologue)
     }
@@ -79,6 +80,7 @@ public struct NoiseHandshake: Sendable, Equatable {
     /// Initiator: writes the first message.
     public mutating func writeFirstMessage(payload: [UInt8] = []) throws(Failure) -> [UInt8] {
         guard isInitiator, messagesDone == 0 else { throw .outOfOrder }
+        ephemeralPublic = X25519.publicKey(privateKey: ephemeralPrivate)
         symmetric.mixKeyAndHash(psk)            // psk
         symmetric.mixHash(ephemeralPublic)      // e
         symmetric.mixKey(ephemeralPublic)       //   (psk mode: MixKey(e.public_key) too)
@@ -105,6 +107,7 @@ public struct NoiseHandshake: Sendable, Equatable {
     /// Responder: writes the second message; the handshake is complete.
     public mutating func writeSecondMessage(payload: [UInt8] = []) throws(Failure) -> (message: [UInt8], keys: TransportKeys) {
         guard !isInitiator, messagesDone == 1, let re = remoteEphemeral else { throw .outOfOrder }
+        ephemeralPublic = X25519.publicKey(privateKey: ephemeralPrivate)
         symmetric.mixHash(ephemeralPublic)      // e
         symmetric.mixKey(ephemeralPublic)
         guard let dh = X25519.sharedSecret(privateKey: ephemeralPrivate, publicKey: re) else { throw .badPublicKey }
