@@ -7,9 +7,9 @@
 import hashlib, hmac, struct
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-NAME = b"Noise_NNpsk0_25519_ChaChaPoly_SHA256"
+NAME = b"Noise_NNpsk0_25519_AESGCM_SHA256"
 PROLOGUE = b"PeerLink protocol 2"
 PSK = bytes(range(0, 32)); EW = bytes(range(32, 64)); EP = bytes(range(64, 96))
 
@@ -19,9 +19,9 @@ def hkdf(ck, ikm, n):
     for i in range(1, n + 1):
         prev = hmac.new(tk, prev + bytes([i]), hashlib.sha256).digest(); out.append(prev)
     return out
-def nonce(n): return b"\0" * 4 + struct.pack("<Q", n)
-def enc(k, n, ad, p): return ChaCha20Poly1305(k).encrypt(nonce(n), p, ad)
-def dec(k, n, ad, c): return ChaCha20Poly1305(k).decrypt(nonce(n), c, ad)
+def nonce(n): return b"\0" * 4 + struct.pack(">Q", n)
+def enc(k, n, ad, p): return AESGCM(k).encrypt(nonce(n), p, ad)
+def dec(k, n, ad, c): return AESGCM(k).decrypt(nonce(n), c, ad)
 def pub(k): return X25519PrivateKey.from_private_bytes(k).public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 def dh(k, p): return X25519PrivateKey.from_private_bytes(k).exchange(X25519PublicKey.from_public_bytes(p))
 

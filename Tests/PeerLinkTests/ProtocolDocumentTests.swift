@@ -85,8 +85,8 @@ struct ProtocolDocumentTests {
         #expect(watchSent.first == (try Self.hex("handshake", "hello-record")))
         #expect(phoneSent.first == (try Self.hex("handshake", "hello-reply-record")))
         // The keys and the hash, from the Noise state machine itself.
-        var i = NoiseHandshake(isInitiator: true, psk: psk, ephemeralPrivateKey: ew, prologue: LinkSession.noisePrologue, cipher: .chaChaPoly)
-        var r = NoiseHandshake(isInitiator: false, psk: psk, ephemeralPrivateKey: ep, prologue: LinkSession.noisePrologue, cipher: .chaChaPoly)
+        var i = NoiseHandshake(isInitiator: true, psk: psk, ephemeralPrivateKey: ew, prologue: LinkSession.noisePrologue, cipher: LinkConfig.protocolCipher)
+        var r = NoiseHandshake(isInitiator: false, psk: psk, ephemeralPrivateKey: ep, prologue: LinkSession.noisePrologue, cipher: LinkConfig.protocolCipher)
         _ = try r.readFirstMessage(try i.writeFirstMessage())
         let (m2, _) = try r.writeSecondMessage()
         let keys = try i.readSecondMessage(m2).keys
@@ -101,7 +101,7 @@ struct ProtocolDocumentTests {
         #expect(watchSent[1] == (try Self.hex("sealed", "auth-record")))
         #expect(phoneSent[1] == (try Self.hex("sealed", "ready-record")))
         // The bodies they carry.
-        var keys = TransportKeys(cipher: .chaChaPoly, sending: try Self.hex("handshake", "key-phone-to-watch"),
+        var keys = TransportKeys(cipher: LinkConfig.protocolCipher, sending: try Self.hex("handshake", "key-phone-to-watch"),
                                  receiving: try Self.hex("handshake", "key-watch-to-phone"), handshakeHash: [])
         var phoneEnd = SecureChannel(keys: keys, rekeyAfterBytes: 16 << 20)
         let auth = try phoneEnd.open(Array(watchSent[1].dropFirst(RecordHeader.size))[...])

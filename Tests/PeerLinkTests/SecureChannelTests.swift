@@ -10,8 +10,8 @@ struct SecureChannelTests {
     /// given ephemeral keys.
     static func ends(rekeyAfterBytes: Int = 16 << 20, seed: UInt8 = 1) throws -> (watch: SecureChannel, phone: SecureChannel) {
         let psk = [UInt8](repeating: 0x42, count: 32)
-        var i = NoiseHandshake(isInitiator: true, psk: psk, ephemeralPrivateKey: [UInt8](repeating: seed, count: 32), prologue: LinkSession.noisePrologue, cipher: .chaChaPoly)
-        var r = NoiseHandshake(isInitiator: false, psk: psk, ephemeralPrivateKey: [UInt8](repeating: seed &+ 100, count: 32), prologue: LinkSession.noisePrologue, cipher: .chaChaPoly)
+        var i = NoiseHandshake(isInitiator: true, psk: psk, ephemeralPrivateKey: [UInt8](repeating: seed, count: 32), prologue: LinkSession.noisePrologue, cipher: LinkConfig.protocolCipher)
+        var r = NoiseHandshake(isInitiator: false, psk: psk, ephemeralPrivateKey: [UInt8](repeating: seed &+ 100, count: 32), prologue: LinkSession.noisePrologue, cipher: LinkConfig.protocolCipher)
         _ = try r.readFirstMessage(try i.writeFirstMessage())
         let (m2, rk) = try r.writeSecondMessage()
         let (_, ik) = try i.readSecondMessage(m2)
@@ -143,7 +143,7 @@ struct SecureChannelTests {
         #expect(p.receiveRekeys == w.sendRekeys)
         #expect(p.currentKeys.receiving == w.currentKeys.sending)
         // Noise's REKEY: the first 32 bytes of ENCRYPT(k, 2^64 − 1, "", 32 zero bytes).
-        #expect(AEADKey.rekeyed(.chaChaPoly, key: first) == Array(AEADKey(.chaChaPoly, key: first, encrypting: true).seal(nonce: .max, [UInt8](repeating: 0, count: 32)).prefix(32)))
+        #expect(AEADKey.rekeyed(LinkConfig.protocolCipher, key: first) == Array(AEADKey(LinkConfig.protocolCipher, key: first, encrypting: true).seal(nonce: .max, [UInt8](repeating: 0, count: 32)).prefix(32)))
     }
 
     @Test func aRecordSealedWithTheKeyBeforeTheRekeyIsRefused() throws {
@@ -155,11 +155,11 @@ struct SecureChannelTests {
         #expect(p.receiveRekeys >= 1)
         // The next record, at the right counter, but under the key from before the rekey.
         let n = p.receiveCounter
-        let forged = AEADKey(.chaChaPoly, key: oldKey, encrypting: true).seal(nonce: n, [1, FrameKind.ping.rawValue])
+        let forged = AEADKey(LinkConfig.protocolCipher, key: oldKey, encrypting: true).seal(nonce: n, [1, FrameKind.ping.rawValue])
         #expect(throws: SealError.authenticationFailed(counter: n)) { _ = try Self.open(&p, [forged]).get() }
         // The same record under the current key opens: the counter and the format were right.
         var (_, q) = (w, p)
-        let genuine = AEADKey(.chaChaPoly, key: w.currentKeys.sending, encrypting: true).seal(nonce: n, [1, FrameKind.ping.rawValue])
+        let genuine = AEADKey(LinkConfig.protocolCipher, key: w.currentKeys.sending, encrypting: true).seal(nonce: n, [1, FrameKind.ping.rawValue])
         #expect(try Self.open(&q, [genuine]).get() == [Frame(.ping, [1])])
     }
 
@@ -168,7 +168,7 @@ struct SecureChannelTests {
         // Continuation fragments only, sealed properly: the receiver stops at the limit.
         var records: [[UInt8]] = []
         let fragment = [UInt8](repeating: 1, count: SecureChannel.maxFragmentBytes)
-        let key = AEADKey(.chaChaPoly, key: w.currentKeys.sending, encrypting: true)
+        let key = AEADKey(LinkConfig.protocolCipher, key: w.currentKeys.sending, encrypting: true)
         for n in 0..<20 { records.append(key.seal(nonce: UInt64(n), fragment + [0])) }
         guard case .failure(.frameTooLarge) = Self.open(&p, records) else { Issue.record("an endless frame was buffered"); return }
         _ = w

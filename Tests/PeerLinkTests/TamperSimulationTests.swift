@@ -156,7 +156,7 @@ struct TamperSimulationTests {
             defer { crossed += sealed.count; sealedBytes += sealed.reduce(0) { $0 + $1.count - RecordHeader.size } }
             guard forgedAt == nil, sealedBytes >= bound, let key = oldKey else { return [bytes] }
             forgedAt = UInt64(crossed)
-            let forged = AEADKey(.chaChaPoly, key: key, encrypting: true).seal(nonce: UInt64(crossed), [7, FrameKind.ping.rawValue])
+            let forged = AEADKey(LinkConfig.protocolCipher, key: key, encrypting: true).seal(nonce: UInt64(crossed), [7, FrameKind.ping.rawValue])
             return [RecordEncoder.encode(.sealed, forged)]
         }
         #expect(net.runUntilQuiet(maxMs: 60_000))

@@ -102,7 +102,7 @@ struct WireFuzzTests {
                 let types: [RecordType] = [.hello, .helloReply, .reject, .sealed]
                 bytes = (0..<3).flatMap { _ in RecordEncoder.encode(types[rng.next(in: 0...3)], Array(junk(rng.next(in: 0...60)))) }
             default:  // a genuine first message, then a made-up sealed auth
-                var noise = NoiseHandshake(isInitiator: true, psk: Self.psk, ephemeralPrivateKey: p.key(), prologue: LinkSession.noisePrologue, cipher: .chaChaPoly)
+                var noise = NoiseHandshake(isInitiator: true, psk: Self.psk, ephemeralPrivateKey: p.key(), prologue: LinkSession.noisePrologue, cipher: LinkConfig.protocolCipher)
                 bytes = RecordEncoder.encode(.hello, try noise.writeFirstMessage()) + RecordEncoder.encode(.sealed, Array(junk(rng.next(in: 17...74))))
             }
             frames += recordsPerCase[round % 5]

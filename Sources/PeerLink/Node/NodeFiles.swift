@@ -9,22 +9,27 @@ extension NodeEngine {
         do {
             guard wires[id] != nil else { return }  // closed meanwhile
             let header = FrameBodies.FileChunk.header(number: number, offset: offset)
-            let contentStart = header.count
-            // Built in place: the content is read straight into the frame's body (nothing zeroed or copied).
-            let out = try [UInt8](unsafeUninitializedCapacity: contentStart + count) { buffer, initialized in
-                _ = buffer.initialize(fromContentsOf: header)
-                initialized = contentStart
-                initialized += try files.read(path, offset: offset, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[contentStart...])))
-            }
-            guard out.count == contentStart + count else { throw FileStorageError("\(path) is shorter than when it was queued") }
             // The sender's running hash: chunks go out in order (a resend is already hashed).
             let key = Self.sendHashKey(number)
             let h = fileHashes[key] ?? IncrementalHash()
             if h.byteCount < offset { try hashFile(path, into: h, upTo: offset) }
-            if h.byteCount == offset { h.update(out[contentStart...]) }
+            let hashes = h.byteCount == offset
+            // Built in place: the content is read from the file straight into its sealed records
+            // and encrypted there (nothing zeroed or copied).
+            let sealed = try wires[id]!.sealInPlace(.fileChunk, bodyBytes: header.count + count) { body, buffer in
+                var into = buffer
+                if body.lowerBound < header.count {
+                    let n = header.count - body.lowerBound
+                    header.withUnsafeBytes { into.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[body.lowerBound...])) }
+                    into = UnsafeMutableRawBufferPointer(rebasing: into[n...])
+                }
+                let contentOffset = max(0, body.lowerBound - header.count)
+                let got = try files.read(path, offset: offset + Int64(contentOffset), into: into)
+                guard got == into.count else { throw FileStorageError("\(path) is shorter than when it was queued") }
+                if hashes { h.update(UnsafeRawBufferPointer(into)) }
+            }
             fileHashes[key] = h
-            let sealed = out.withUnsafeBytes { wires[id]!.encode(.fileChunk, body: $0) }
-            heldSends.append(.send(id, sealed, summarizesFrames ? FrameSummary(kind: .fileChunk, body: out) : nil))
+            heldSends.append(.send(id, sealed, summarizesFrames ? FrameSummary(kind: .fileChunk, first: number, second: UInt64(offset)) : nil))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
         }
@@ -119,6 +124,11 @@ extension NodeEngine {
 final class IncrementalHash {
     private var hasher: SHA256? = SHA256()
     private(set) var byteCount: Int64 = 0
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        hasher!.update(bytes)
+        byteCount += Int64(bytes.count)
+    }
 
     func update(_ bytes: ArraySlice<UInt8>) {
         hasher!.update(bytes)

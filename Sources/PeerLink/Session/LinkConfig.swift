@@ -10,9 +10,12 @@ public struct LinkConfig: Sendable, Equatable {
     public var pairingSecret: [UInt8]?
     /// The size of a pairing secret.
     public static let pairingSecretBytes = 32
-    /// The AEAD of the Noise handshake and of sealed records. Part of the protocol: both
-    /// sides MUST use the same (docs/PROTOCOL.md names the one protocol 2 uses).
-    public var cipher: AEADCipher = .chaChaPoly
+    /// The AEAD of protocol 2's handshake and sealed records: AES-256-GCM, which measured
+    /// faster than ChaCha20-Poly1305 on the project's machine (AES-NI; docs/BENCHMARKS.md).
+    public static let protocolCipher: AEADCipher = .aesGCM
+    /// The AEAD this node seals with. Part of the protocol: both sides MUST use the same;
+    /// only tests and benchmarks set another than `protocolCipher`.
+    public var cipher: AEADCipher = protocolCipher
     /// After this many bytes of sealed records under one key, each direction's key is
     /// replaced by `REKEY(k)`. Part of the protocol (16 MiB): both sides MUST agree.
     public var rekeyAfterBytes: Int = 16 << 20
@@ -53,8 +56,10 @@ public struct LinkConfig: Sendable, Equatable {
     public var reconnectJitter: Double = 0.2
     /// `sendMessage`: no reply (or receipt) within this time fails with `messageReplyTimedOut`.
     public var messageReplyTimeoutMs: Int64 = 5_000
-    /// File content per `fileChunk` frame (at most `FrameBodies.maxFileChunkBytes`).
-    public var fileChunkBytes: Int = FrameBodies.maxFileChunkBytes
+    /// File content per `fileChunk` frame (at most `FrameBodies.maxFileChunkBytes`). The
+    /// default fills four sealed records exactly with the chunk's header (at most 20 bytes):
+    /// 256 KiB would spill a few bytes into a fifth.
+    public var fileChunkBytes: Int = 4 * SecureChannel.maxFragmentBytes - 20
     /// File bytes sent beyond what the receiver acknowledged. It must exceed
     /// `fileSyncIntervalBytes` (the receiver acknowledges only what it committed). 6 MiB
     /// rather than more keeps what is sent warm in the cache: over loopback, 32 MiB (with 8 MiB

@@ -1,6 +1,6 @@
 import Shared
 
-/// The handshake of one connection: `Noise_NNpsk0_25519_ChaChaPoly_SHA256` with the pairing
+/// The handshake of one connection: `Noise_NNpsk0_25519_AESGCM_SHA256` with the pairing
 /// secret as pre-shared key, then each side's session state, sealed.
 ///
 /// ```

@@ -30,6 +30,10 @@ public struct NodeProcessOptions: Sendable {
     /// What a connection may hold in bytes waiting to be written (its peer not reading):
     /// past it the connection is closed. The session's windows keep a working link far below.
     public var maxQueuedBytesPerConnection = 32 << 20
+    /// Overrides `LinkConfig.rekeyAfterBytes` and `LinkConfig.cipher` (part of the protocol:
+    /// only tests and benchmarks change them, on both ends).
+    public var rekeyAfterBytes: Int?
+    public var cipher: AEADCipher?
 
     /// The node's file root (what `transferFile` reads, where `inbox/` is).
     public var filesDirectory: String { stateDirectory + "/files" }
@@ -91,6 +95,8 @@ public final class NodeProcess<App: NodeApp> {
         }
         var config = LinkConfig(role: options.role, pairingSecret: PairingFile.read(directory: options.stateDirectory))
         if options.virtualStartMs != nil { config.reconnectInitialMs = 100 }
+        if let r = options.rekeyAfterBytes { config.rekeyAfterBytes = r }
+        if let c = options.cipher { config.cipher = c }
         let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
         var (store, opening) = try NodeStoreFile.open(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull)
         // File content is as durable as the store's commits: across a power loss only with

@@ -54,6 +54,25 @@ public struct ConnectionWire: Sendable {
         return RecordEncoder.encode(type, Array(body))
     }
 
+    /// The sealed records of a frame (`kind`) whose body of `bodyBytes` bytes `write` puts in
+    /// place: it is called for each fragment with the fragment's range of the body and the
+    /// buffer to fill (a file chunk goes from the disk straight into its records). Only once
+    /// keys are in.
+    public mutating func sealInPlace(_ kind: FrameKind, bodyBytes: Int,
+                                     write: (_ body: Range<Int>, _ into: UnsafeMutableRawBufferPointer) throws -> Void) rethrows -> [UInt8] {
+        precondition(channel != nil, "sealInPlace before the connection's keys")
+        let total = SecureChannel.sealedSize(bodyBytes: bodyBytes)
+        var out = [UInt8](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
+        try out.withUnsafeMutableBytes { o in
+            for f in SecureChannel.fragmentLayout(bodyBytes: bodyBytes) {
+                try write(f.body, UnsafeMutableRawBufferPointer(rebasing: o[f.at..<f.at + f.body.count]))
+            }
+            channel!.sealInPlace(kind, bodyBytes: bodyBytes, records: o)
+        }
+        recordsSent += SecureChannel.recordCount(bodyBytes: bodyBytes)
+        return out
+    }
+
     /// Adds received bytes.
     public mutating func feed(_ bytes: ArraySlice<UInt8>, now: EpochMs) {
         if frameStartedMs == nil, !bytes.isEmpty { frameStartedMs = now }

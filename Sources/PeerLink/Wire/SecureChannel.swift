@@ -111,6 +111,44 @@ public struct SecureChannel: Sendable {
         }
     }
 
+    /// Where the fragments of a frame body of `count` bytes lie in its sealed records: each
+    /// fragment's range of the body and the offset its plaintext starts at in the records'
+    /// bytes (`sealedSize(bodyBytes:)` of them).
+    public static func fragmentLayout(bodyBytes count: Int) -> [(body: Range<Int>, at: Int)] {
+        var out: [(body: Range<Int>, at: Int)] = []
+        var from = 0, at = 0
+        for _ in 0..<recordCount(bodyBytes: count) {
+            let n = min(maxFragmentBytes, count - from)
+            out.append((from..<from + n, at + RecordHeader.size))
+            at += RecordHeader.size + n + 1 + AEADCipher.tagBytes
+            from += n
+        }
+        return out
+    }
+
+    /// Seals a frame whose body the caller has written straight into `out` at the places
+    /// `fragmentLayout(bodyBytes:)` gives (a file chunk read from disk into its records):
+    /// writes the headers, encrypts each fragment in place with its marker, appends the tags.
+    /// `out` MUST be `sealedSize(bodyBytes:)` bytes.
+    public mutating func sealInPlace(_ kind: FrameKind, bodyBytes count: Int, records out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count == Self.sealedSize(bodyBytes: count), "sealInPlace: the records' size")
+        let layout = Self.fragmentLayout(bodyBytes: count)
+        for (r, f) in layout.enumerated() {
+            let n = f.body.count, bodyBytes = n + 1 + AEADCipher.tagBytes
+            let h = f.at - RecordHeader.size
+            out[h] = RecordHeader.magic.0
+            out[h + 1] = RecordHeader.magic.1
+            out[h + 2] = RecordHeader.version
+            out[h + 3] = RecordType.sealed.rawValue
+            out[h + 4] = UInt8(bodyBytes >> 8)
+            out[h + 5] = UInt8(truncatingIfNeeded: bodyBytes)
+            let region = UnsafeMutableRawBufferPointer(rebasing: out[f.at..<f.at + bodyBytes])
+            sealer.seal(nonce: sendCounter, plaintext: UnsafeRawBufferPointer(rebasing: region[0..<n]),
+                        trailer: r == layout.count - 1 ? kind.rawValue : 0, into: region)
+            noteSealed(bodyBytes: bodyBytes)
+        }
+    }
+
     private mutating func noteSealed(bodyBytes: Int) {
         sendCounter += 1
         sentUnderKey += bodyBytes
@@ -135,8 +173,11 @@ public struct SecureChannel: Sendable {
         let n = body.count - AEADCipher.tagBytes
         let ok: Bool
         if partial.isEmpty {
-            // The usual case, a frame in one record: straight into the frame's own array.
-            var plain = [UInt8](unsafeUninitializedCapacity: n) { buf, initialized in
+            // The usual case, a frame in one record: straight into the frame's own array. A
+            // full record likely starts a frame that spans records (a file chunk): its array
+            // gets room for four fragments at once, so it is not copied as it grows.
+            let capacity = n == Self.maxFragmentBytes + 1 ? 4 * Self.maxFragmentBytes + 1 : n
+            var plain = [UInt8](unsafeUninitializedCapacity: capacity) { buf, initialized in
                 initialized = n
             }
             ok = plain.withUnsafeMutableBytes { p in body.withUnsafeBytes { c in opener.open(nonce: counter, ad: UnsafeRawBufferPointer(start: nil, count: 0), ciphertext: c, into: p) } }
