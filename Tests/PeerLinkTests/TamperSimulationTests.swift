@@ -152,7 +152,7 @@ struct TamperSimulationTests {
             target = connection
             let sealed = Self.records(bytes).filter { $0[3] == RecordType.sealed.rawValue }
             guard !sealed.isEmpty else { return [bytes] }
-            if oldKey == nil { oldKey = net.watch.wires[connection]?.channel?.currentKeys.sending }
+            if oldKey == nil { oldKey = net.watch.wires[connection]?.wire.channel?.currentKeys.sending }
             defer { crossed += sealed.count; sealedBytes += sealed.reduce(0) { $0 + $1.count - RecordHeader.size } }
             guard forgedAt == nil, sealedBytes >= bound, let key = oldKey else { return [bytes] }
             forgedAt = UInt64(crossed)

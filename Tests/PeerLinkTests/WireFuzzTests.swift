@@ -129,7 +129,7 @@ struct WireFuzzTests {
         while frames < 100_000 {
             id += 1
             p.connect(id)
-            guard p.phone.ctx.session.activeConnectionID == id, var forger = p.watch.wires[id]?.channel else {
+            guard p.phone.ctx.session.activeConnectionID == id, var forger = p.watch.wires[id]?.wire.channel else {
                 Issue.record("seed \(Self.seed): connection \(id) did not come up"); break
             }
             // Genuine frames the phone takes without closing, then one bad record.

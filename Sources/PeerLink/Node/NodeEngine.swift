@@ -1,5 +1,10 @@
 import Shared
 
+/// A connection's wire, held by reference in the engine's table.
+final class WireBox {
+    var wire = ConnectionWire()
+}
+
 /// What the engine asks its transport shell to do.
 public enum NodeOutput: Sendable, Equatable {
     /// Write these bytes to the connection: one frame's records. The summary says what the
@@ -31,8 +36,10 @@ public final class NodeEngine<App: NodeApp> {
     public private(set) var app: App
     public internal(set) var ctx: NodeContext
     let store: KeyValueStore
-    /// Each open connection's records: decoder, sealed channel, counts.
-    var wires: [ConnectionID: ConnectionWire] = [:]
+    /// Each open connection's records: decoder, sealed channel, counts. Boxed, so that a
+    /// record's work reaches the wire by reference (a wire in the table itself was found,
+    /// checked for uniqueness and written back at every access).
+    var wires: [ConnectionID: WireBox] = [:]
     /// True: every `.send` carries a `FrameSummary` (the simulator's timeline).
     public var summarizesFrames = false
     private var output: [NodeOutput] = []
@@ -51,7 +58,7 @@ public final class NodeEngine<App: NodeApp> {
     /// Records sent and received on each open connection (handshake included): the
     /// conductor compares these with its proxy's counts.
     public var connectionFrames: [ConnectionID: (sent: Int, received: Int)] {
-        wires.mapValues { ($0.recordsSent, $0.recordsReceived) }
+        wires.mapValues { ($0.wire.recordsSent, $0.wire.recordsReceived) }
     }
     /// Bytes received and sent over all connections.
     public private(set) var bytesIn = 0
@@ -110,7 +117,7 @@ public final class NodeEngine<App: NodeApp> {
     /// secure generator; the simulator's seeded one), this side's Noise ephemeral private key.
     public func connectionOpened(_ id: ConnectionID, isInitiator: Bool, ephemeralKey: [UInt8], now: EpochMs) {
         setNow(now)
-        wires[id] = ConnectionWire()
+        wires[id] = WireBox()
         ctx.session.onConnectionOpened(id, isInitiator: isInitiator, ephemeralKey: ephemeralKey, now: now)
         finish()
     }
@@ -121,12 +128,11 @@ public final class NodeEngine<App: NodeApp> {
         setNow(now)
         bytesIn += bytes.count
         ctx.session.onBytesReceived(id, now: now)
-        guard wires[id] != nil, ctx.session.isConnectionOpen(id) else { return }  // refused or replaced: its bytes are ignored
-        // Worked on in place in the table (never copied out), so its buffers are not copied on write.
-        wires[id]!.feed(bytes, now: now)
-        while wires[id] != nil {
+        guard let box = wires[id], ctx.session.isConnectionOpen(id) else { return }  // refused or replaced: its bytes are ignored
+        box.wire.feed(bytes, now: now)
+        while true {
             do {
-                guard let frame = try wires[id]!.nextFrame(limits: ctx.session.recordLimits(for: id), now: now) else { break }
+                guard let frame = try box.wire.nextFrame(limits: ctx.session.recordLimits(for: id), now: now) else { break }
                 ctx.session.onFrame(id, frame, now: now)
                 pump()
             } catch {
@@ -134,9 +140,9 @@ public final class NodeEngine<App: NodeApp> {
                 break
             }
         }
-        if let w = wires[id] {
-            ctx.session.onFrameProgress(id, startedMs: w.frameStartedMs, bytesExpected: w.frameBytesExpected,
-                                        bufferedBytes: w.decoder.bufferedByteCount + (w.channel?.partialFrameBytes ?? 0), now: now)
+        if wires[id] === box {
+            ctx.session.onFrameProgress(id, startedMs: box.wire.frameStartedMs, bytesExpected: box.wire.frameBytesExpected,
+                                        bufferedBytes: box.wire.decoder.bufferedByteCount + (box.wire.channel?.partialFrameBytes ?? 0), now: now)
         }
         ctx.session.endOfInput(now: now)
         finish()
@@ -145,8 +151,8 @@ public final class NodeEngine<App: NodeApp> {
     /// The connection closed (peer, error, or our own `.close`).
     public func connectionClosed(_ id: ConnectionID, now: EpochMs) {
         setNow(now)
-        if var w = wires.removeValue(forKey: id) {
-            do { try w.decoder.finish() } catch {
+        if let box = wires.removeValue(forKey: id) {
+            do { try box.wire.decoder.finish() } catch {
                 if case .truncated = error { ctx.session.onConnectionTruncated(id, reason: error.description, now: now) }
             }
         }
@@ -271,10 +277,10 @@ public final class NodeEngine<App: NodeApp> {
             for action in actions {
                 switch action {
                 case .send(let id, let frame):
-                    guard wires[id] != nil else { continue }  // closed meanwhile
-                    heldSends.append(.send(id, wires[id]!.encode(frame), summarizesFrames ? FrameSummary(frame) : nil))
+                    guard let box = wires[id] else { continue }  // closed meanwhile
+                    heldSends.append(.send(id, box.wire.encode(frame), summarizesFrames ? FrameSummary(frame) : nil))
                 case .startSealing(let id, let keys):
-                    wires[id]?.startSealing(keys, rekeyAfterBytes: ctx.session.config.rekeyAfterBytes)
+                    wires[id]?.wire.startSealing(keys, rekeyAfterBytes: ctx.session.config.rekeyAfterBytes)
                 case .close(let id, let reason):
                     heldSends.append(.close(id, reason: reason))
                 case .persist(let b):

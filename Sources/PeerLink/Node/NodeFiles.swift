@@ -7,7 +7,7 @@ extension NodeEngine {
     /// Reads a chunk of a file being sent and queues its frame.
     func sendFileChunk(_ id: ConnectionID, number: UInt64, path: String, offset: Int64, count: Int) {
         do {
-            guard wires[id] != nil else { return }  // closed meanwhile
+            guard let box = wires[id] else { return }  // closed meanwhile
             let header = FrameBodies.FileChunk.header(number: number, offset: offset)
             // The sender's running hash: chunks go out in order (a resend is already hashed).
             let key = Self.sendHashKey(number)
@@ -16,7 +16,7 @@ extension NodeEngine {
             let hashes = h.byteCount == offset
             // Built in place: the content is read from the file straight into its sealed records
             // and encrypted there (nothing zeroed or copied).
-            let sealed = try wires[id]!.sealInPlace(.fileChunk, bodyBytes: header.count + count) { body, buffer in
+            let sealed = try box.wire.sealInPlace(.fileChunk, bodyBytes: header.count + count) { body, buffer in
                 var into = buffer
                 if body.lowerBound < header.count {
                     let n = header.count - body.lowerBound
@@ -65,9 +65,9 @@ extension NodeEngine {
             let h = fileHashes.removeValue(forKey: Self.sendHashKey(number)) ?? IncrementalHash()
             try hashFile(path, into: h, upTo: sizeBytes)
             guard h.byteCount == sizeBytes, files.size(path) == sizeBytes else { throw FileStorageError("\(path) changed while it was sent") }
-            guard wires[id] != nil else { return }
+            guard let box = wires[id] else { return }
             let frame = Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: h.finish()))
-            heldSends.append(.send(id, wires[id]!.encode(frame), summarizesFrames ? FrameSummary(frame) : nil))
+            heldSends.append(.send(id, box.wire.encode(frame), summarizesFrames ? FrameSummary(frame) : nil))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
         }

@@ -54,9 +54,11 @@ public struct NoiseHandshake: Sendable, Equatable {
     var symmetric: NoiseSymmetricState
     let psk: [UInt8]
     let ephemeralPrivate: [UInt8]
-    /// This side's ephemeral public key, once a message needed it (a responder computes it
-    /// only after the first message authenticated: a stranger's costs no curve operation).
-    public private(set) var ephemeralPublic: [UInt8] = []
+    /// This side's ephemeral key, made once a message needs it (a responder makes it only
+    /// after the first message authenticated: a stranger's costs no curve operation).
+    var ephemeral: X25519.PrivateKey?
+    /// This side's ephemeral public key (empty until a message needed it).
+    public var ephemeralPublic: [UInt8] { ephemeral?.publicKey ?? [] }
     var remoteEphemeral: [UInt8]?
     /// How many of the pattern's two messages were written or read.
     var messagesDone = 0
@@ -80,7 +82,7 @@ public struct NoiseHandshake: Sendable, Equatable {
     /// Initiator: writes the first message.
     public mutating func writeFirstMessage(payload: [UInt8] = []) throws(Failure) -> [UInt8] {
         guard isInitiator, messagesDone == 0 else { throw .outOfOrder }
-        ephemeralPublic = X25519.publicKey(privateKey: ephemeralPrivate)
+        ephemeral = X25519.PrivateKey(ephemeralPrivate)
         symmetric.mixKeyAndHash(psk)            // psk
         symmetric.mixHash(ephemeralPublic)      // e
         symmetric.mixKey(ephemeralPublic)       //   (psk mode: MixKey(e.public_key) too)
@@ -107,10 +109,11 @@ public struct NoiseHandshake: Sendable, Equatable {
     /// Responder: writes the second message; the handshake is complete.
     public mutating func writeSecondMessage(payload: [UInt8] = []) throws(Failure) -> (message: [UInt8], keys: TransportKeys) {
         guard !isInitiator, messagesDone == 1, let re = remoteEphemeral else { throw .outOfOrder }
-        ephemeralPublic = X25519.publicKey(privateKey: ephemeralPrivate)
-        symmetric.mixHash(ephemeralPublic)      // e
-        symmetric.mixKey(ephemeralPublic)
-        guard let dh = X25519.sharedSecret(privateKey: ephemeralPrivate, publicKey: re) else { throw .badPublicKey }
+        let e = X25519.PrivateKey(ephemeralPrivate)
+        ephemeral = e
+        symmetric.mixHash(e.publicKey)          // e
+        symmetric.mixKey(e.publicKey)
+        guard let dh = e.sharedSecret(with: re) else { throw .badPublicKey }
         symmetric.mixKey(dh)                    // ee
         let message = ephemeralPublic + symmetric.encryptAndHash(payload)
         messagesDone = 2
@@ -125,7 +128,7 @@ public struct NoiseHandshake: Sendable, Equatable {
         let re = Array(message[0..<X25519.keyBytes])
         symmetric.mixHash(re)
         symmetric.mixKey(re)
-        guard let dh = X25519.sharedSecret(privateKey: ephemeralPrivate, publicKey: re) else { throw .badPublicKey }
+        guard let e = ephemeral, let dh = e.sharedSecret(with: re) else { throw .badPublicKey }
         symmetric.mixKey(dh)
         guard let payload = symmetric.decryptAndHash(Array(message[X25519.keyBytes...])) else { throw .authenticationFailed }
         remoteEphemeral = re

@@ -12,7 +12,19 @@ public enum AEADCipher: String, Sendable, CaseIterable {
     /// The key size.
     public static let keyBytes = 32
 
-    var evp: OpaquePointer { self == .chaChaPoly ? EVP_chacha20_poly1305() : EVP_aes_256_gcm() }
+    /// The provider's implementation, fetched once: handing OpenSSL 3 its built-in cipher
+    /// objects instead makes it fetch one at every context set-up (each key).
+    var evp: OpaquePointer { self == .chaChaPoly ? Self.fetchedChaCha : Self.fetchedAESGCM }
+
+    // `nonisolated(unsafe)`: a fetched EVP_CIPHER is immutable and OpenSSL shares it between
+    // threads; each is fetched once and never freed.
+    nonisolated(unsafe) static let fetchedChaCha: OpaquePointer = fetch("ChaCha20-Poly1305")
+    nonisolated(unsafe) static let fetchedAESGCM: OpaquePointer = fetch("AES-256-GCM")
+
+    private static func fetch(_ name: String) -> OpaquePointer {
+        guard let c = EVP_CIPHER_fetch(nil, name, nil) else { fatalError("EVP_CIPHER_fetch(\(name)) failed") }
+        return c
+    }
 
     /// Writes the 12-byte nonce for counter `n` at `iv`.
     func writeNonce(_ n: UInt64, to iv: UnsafeMutablePointer<UInt8>) {
