@@ -8,11 +8,18 @@ import Shared
 import WatchNode
 
 /// Reads a pairing code from `file` (nil: standard input), checks it, and stores its secret
-/// in the state directory (made 0700; the secret file 0600). A code that is not one is a
-/// usage error: nothing is stored.
+/// in the state directory (made 0700; the secret file 0600). A code that is not one, or a
+/// `file` group or others may read (it must be 0600 or stricter), is a usage error: nothing
+/// is stored.
 func storePairingCode(from file: String?, stateDirectory: String) throws {
     let text: String
     if let file {
+        // Like ssh with a private key: a code other users can read is no secret any more.
+        var st = stat()
+        guard stat(file, &st) == 0 else { throw UsageError("cannot read the pairing code from \(file)") }
+        guard st.st_mode & 0o077 == 0 else {
+            throw UsageError("\(file) can be read by other users (mode \(String(st.st_mode & 0o777, radix: 8))): keep a pairing code in a file only you can read (chmod 600 \(file))")
+        }
         guard let t = readTextFile(file) else { throw UsageError("cannot read the pairing code from \(file)") }
         text = t
     } else {
@@ -42,13 +49,15 @@ public enum WatchNodeMain {
         usage: watch-node [options]            run the watch node (connects to its paired phone)
                watch-node pair [--state DIR] [--pair-file FILE]
                                                store the pairing code `phone-node pair` printed, read from
-                                               standard input (or FILE); a code is never an argument
+                                               standard input (or FILE, which must be 0600); a code is
+                                               never an argument or an environment variable
 
         options:
           --state DIR            state directory (default .state/watch, made 0700): state.sqlite, node.log,
                                  pairing.secret (0600)
           --connect HOST:PORT    the phone to connect to (e.g. 127.0.0.1:7700)
-          --pair-file FILE       store the pairing code in FILE (as `phone-node pair` printed it), then run
+          --pair-file FILE       store the pairing code in FILE (as `phone-node pair` printed it; FILE
+                                 must be 0600: one others can read is refused), then run
           --virtual-clock START  run on a virtual clock starting at START (ISO date-time or epoch ms)
           --tz ZONE              the device's time zone (default Asia/Tokyo)
           --locale ja|en         language of user-facing texts (default ja)

@@ -117,6 +117,33 @@ struct SecurityProcessTests {
         #expect(argv.waitForExit(timeoutMs: 10_000) == 2)
         #expect(readTextFile(wd + ".err")?.contains("--pair CODE is gone") == true)
         #expect(access(wd + "/" + PairingFile.fileName, F_OK) != 0)
+        // A pair file others can read is refused; the same code in a 0600 file is taken.
+        let codeFile = wd + ".code"
+        defer { unlink(codeFile) }
+        let secret = secureRandomBytes(PairingFile.secretBytes)
+        try writeTextFile(codeFile, PairingFile.code(for: secret) + "\n")
+        chmod(codeFile, 0o644)
+        let loose = try ChildProcess(name: "loose", path: Self.bin + "/watch-node", arguments: ["pair", "--state", wd, "--pair-file", codeFile], stderrPath: wd + ".err")
+        #expect(loose.waitForExit(timeoutMs: 10_000) == 2)
+        #expect(readTextFile(wd + ".err")?.contains("can be read by other users (mode 644)") == true)
+        #expect(access(wd + "/" + PairingFile.fileName, F_OK) != 0)
+        chmod(codeFile, 0o600)
+        let tight = try ChildProcess(name: "tight", path: Self.bin + "/watch-node", arguments: ["pair", "--state", wd, "--pair-file", codeFile], stderrPath: wd + ".err")
+        #expect(tight.waitForExit(timeoutMs: 10_000) == 0)
+        #expect(PairingFile.read(directory: wd) == secret)
+    }
+
+    /// Each `phone-node pair` draws a new 32-byte secret from the secure generator.
+    @Test func eachPairingMakesANewSecret() throws {
+        let a = try Self.tempDir("pair-a"), b = try Self.tempDir("pair-b")
+        defer { removeTree(a); removeTree(b) }
+        let secrets = try [a, b].map { dir in
+            let p = try ChildProcess(name: "pair", path: Self.bin + "/phone-node", arguments: ["pair", "--state", dir], stderrPath: dir + ".err")
+            let code = try #require(p.readLine(timeoutMs: 10_000))
+            return try #require(PairingFile.secret(fromCode: code))
+        }
+        #expect(secrets.allSatisfy { $0.count == 32 } && secrets[0] != secrets[1])
+        #expect(PairingFile.read(directory: a) == secrets[0] && PairingFile.read(directory: b) == secrets[1])
     }
 
     /// 2,000 strangers, in waves of 100 held open at once, announcing records of a megabyte
