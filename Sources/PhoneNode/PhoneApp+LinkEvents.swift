@@ -65,6 +65,23 @@ extension PhoneApp {
         }
     }
 
+    /// The watch's traffic the phone app takes as its own: live-workout messages and workout
+    /// sample files. Anything else (sent by hand at the watch's prompt) is shown at the prompt.
+    public func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool {
+        switch event {
+        case .didReceiveMessage(let m):
+            guard case .dictionary(let d) = m.payload, let type = d["type"]?.stringValue else { return false }
+            return type == LiveWorkout.metricsType || type == LiveWorkout.stoppedType
+        case .didReceiveFile(let file): return Self.isWorkoutSampleFile(file)
+        default: return false
+        }
+    }
+
+    /// A workout sample file (by its metadata's type or its name).
+    static func isWorkoutSampleFile(_ file: ReceivedFile) -> Bool {
+        file.metadata?["type"]?.stringValue == WorkoutSampleFile.type || file.name.hasSuffix(".samples.plist")
+    }
+
     // MARK: - Live workout
 
     /// Mirroring stopped (the workout ended): the live workout stays as its last state, ended.
@@ -101,8 +118,7 @@ extension PhoneApp {
     /// the callback returns (else the session deletes it), and decoded; others are left to
     /// be deleted.
     mutating func receiveFile(_ file: ReceivedFile, _ ctx: inout NodeContext) {
-        let isSamples = file.metadata?["type"]?.stringValue == WorkoutSampleFile.type || file.name.hasSuffix(".samples.plist")
-        guard isSamples else {
+        guard Self.isWorkoutSampleFile(file) else {
             ctx.log(.info, "ignored a file from the watch: \(file.name)")
             return
         }

@@ -31,6 +31,23 @@ extension WatchApp {
         }
     }
 
+    /// The phone's traffic the watch app takes as its own: its start requests and complication
+    /// data (well-formed or not), and its settings context. Anything else (sent by hand at the
+    /// phone's prompt) is shown at the prompt.
+    public func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool {
+        switch event {
+        case .didReceiveMessage(let m):
+            guard case .dictionary(let d) = m.payload else { return false }
+            return PhonePayload.parse(.dictionary(d), isComplication: false) != nil
+        case .didReceiveUserInfo(let info, let isComplication):
+            return PhonePayload.parse(info, isComplication: isComplication) != nil
+        case .didReceiveApplicationContext(let context):
+            return context[Self.settingsContextKey] != nil
+        default:
+            return false
+        }
+    }
+
     /// Run detection accepted on the phone: start a running workout credited from the
     /// request's start (clamped to the last `maxStartCreditMs`, never in the future). Ignored
     /// when a workout is already running, paused or stopped (the user is recording), and when

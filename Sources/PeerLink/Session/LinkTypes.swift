@@ -28,6 +28,10 @@ public struct UserInfoTransfer: Sendable, Equatable {
     public var isCurrentComplicationInfo: Bool
     /// True while its frame is on the wire and not yet acknowledged.
     public var isTransferring: Bool
+    /// The stream it travels in: ordinary, or complication user info (which jumps the queue).
+    public var stream: UserInfoStream = .ordinary
+    /// When it was queued (the session's clock).
+    public var queuedAtMs: EpochMs = 0
 }
 
 /// A file transfer as the sender sees it (`WCSessionFileTransfer`).
@@ -45,6 +49,8 @@ public struct FileTransfer: Sendable, Equatable {
     public var isTransferring: Bool
     /// True once the receiver verified and delivered it.
     public var isDelivered = false
+    /// When it was queued (the session's clock).
+    public var queuedAtMs: EpochMs = 0
 
     /// `progress.fractionCompleted`: 0 before anything is acknowledged, 1 once delivered.
     public var progress: Double {

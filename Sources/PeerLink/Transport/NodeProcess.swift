@@ -43,7 +43,9 @@ public struct NodeProcessOptions: Sendable {
 ///
 /// Control channel: each stdin line is a command. A line starting `@ID ` gets exactly one
 /// answer line `@ID ok JSON` or `@ID err "message"`; other lines get the reply's text.
-/// The node announces itself with `! listening HOST:PORT` (phone) and `! ready`.
+/// The node announces itself with `! listening HOST:PORT` (phone) and `! ready`; what it
+/// tells the person later (a message's reply, a finished transfer, what the peer sent by
+/// hand) comes as `! TEXT` lines too.
 public final class NodeProcess<App: NodeApp> {
     let options: NodeProcessOptions
     var engine: NodeEngine<App>
@@ -316,6 +318,9 @@ public final class NodeProcess<App: NodeApp> {
                 running = false
             }
         }
+        // What the person at the prompt is told between replies (a late reply, a finished
+        // transfer): on the control channel, marked like the node's other announcements.
+        for notice in engine.drainNotices() { emitLine("! " + notice) }
     }
 }
 
