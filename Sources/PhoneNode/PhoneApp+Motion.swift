@@ -20,12 +20,12 @@ extension PhoneApp {
 
     /// `motion FLAGS CONFIDENCE [--at T]`, e.g. `motion running high`, `motion running+automotive medium`.
     mutating func motionCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
-        let usage = "usage: motion FLAGS CONFIDENCE [--at T] (FLAGS: stationary, walking, running, automotive, cycling, unknown joined by +; CONFIDENCE: low, medium, high)"
+        let usage = L10n.usage("motion FLAGS CONFIDENCE [--at T] (FLAGS: stationary, walking, running, automotive, cycling, unknown joined by +; CONFIDENCE: low, medium, high)")(ctx.language)
         let w = c.words
         guard w.count >= 3, let flags = MotionActivityFlags(name: w[1]), let confidence = MotionConfidence(name: w[2]) else { return .error(usage) }
         var at = ctx.now
         if let word = c.option("at") {
-            guard let t = PhoneTime.instant(word, nowMs: ctx.now, calendar: ctx.calendar) else { return .error(PhoneCommandError.badTime(word).message) }
+            guard let t = PhoneTime.instant(word, nowMs: ctx.now, calendar: ctx.calendar) else { return .error(PhoneCommandError.badTime(word).message(ctx.language)) }
             at = t
         }
         let sample = MotionActivitySample(atMs: at, flags: flags, confidence: confidence)
@@ -33,7 +33,7 @@ extension PhoneApp {
         let active = isWorkoutActive(ctx)
         let outcome = detector.onMotionSample(sample, workoutActive: active)
         if outcome == .outOfOrder {
-            return .error("motion sample at \(PhoneTime.dateTime(at, ctx.calendar)) is older than the previous one: ignored")
+            return .error(L10n.phoneMotionOutOfOrder(PhoneTime.dateTime(at, ctx.calendar))(ctx.language))
         }
         if sample.isRunning && !sample.isAutomotive {
             state.motion.append(sample)
@@ -42,7 +42,7 @@ extension PhoneApp {
             state.motion = [sample]
         }
         var value: [String: PlistValue] = ["sample": sample.plistValue, "inRun": .bool(detector.isInRun), "streak": .int(Int64(detector.streakCount))]
-        var text = "motion \(flags.name) \(confidence.name)"
+        var text = L10n.phoneMotion(flags, confidence)(ctx.language)
         if case .runStarted(let event) = outcome {
             value["runStart"] = .int(event.runStartMs)
             if NotificationPolicy.shouldNotifyRunStart(settings: settings(ctx), workoutActive: active) {
@@ -54,7 +54,7 @@ extension PhoneApp {
             } else {
                 state.notifications.suppressedRunPrompts += 1
                 value["notified"] = false
-                text += ": run detected (notifications off)"
+                text += ": " + L10n.phoneRunDetectedSilently(ctx.language)
             }
         }
         return .ok(.dictionary(value), text: text)
@@ -78,7 +78,7 @@ extension PhoneApp {
     /// same as receiving the watch's live-metrics message (for scenarios and by hand).
     mutating func liveCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         let w = c.words
-        guard w.count >= 2 else { return .error("usage: live STATE [--activity A] [--hr BPM] [--kcal KCAL] [--elapsed SECONDS] [--start T]") }
+        guard w.count >= 2 else { return .error(L10n.usage("live STATE [--activity A] [--hr BPM] [--kcal KCAL] [--elapsed SECONDS] [--start T]")(ctx.language)) }
         var fields: [String: PlistValue] = ["type": .string(LiveWorkout.metricsType), "state": .string(w[1]), "atMs": .int(ctx.now)]
         if let a = c.option("activity") { fields["activity"] = .string(a) }
         if let v = c.option("hr").flatMap(Double.init) { fields["heartRateBpm"] = .double(v) }
@@ -86,7 +86,7 @@ extension PhoneApp {
         if let v = c.option("elapsed").flatMap(Double.init) { fields["elapsedMs"] = .int(Int64(v * 1000)) }
         if let word = c.option("start"), let t = PhoneTime.instant(word, nowMs: ctx.now, calendar: ctx.calendar) { fields["startMs"] = .int(t) }
         guard onLivePayload(.dictionary(fields), &ctx), let live = state.live else {
-            return .error("unknown workout state '\(w[1])' (notStarted, prepared, running, paused, stopped, ended)")
+            return .error(L10n.phoneUnknownWorkoutState(w[1])(ctx.language))
         }
         return .ok(live.plistValue, text: liveText(ctx) ?? "")
     }

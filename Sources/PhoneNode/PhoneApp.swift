@@ -145,13 +145,13 @@ public struct PhoneApp: NodeApp {
         case "show": return show(Array(w.dropFirst()), ctx)
         case "workouts": return show(["workouts"], ctx)
         case let verb? where CountdownCommands.verbs.contains(verb): return goalCommand(w, &ctx)
-        default: return .error("unknown command '\(command.raw)' (see `show help`)")
+        default: return .error(L10n.unknownCommand(command.raw)(ctx.language))
         }
     }
 
     /// `app foreground|background`: the user opens or leaves the app.
     mutating func appCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        guard w.count == 2, w[1] == "foreground" || w[1] == "background" else { return .error("usage: app foreground|background") }
+        guard w.count == 2, w[1] == "foreground" || w[1] == "background" else { return .error(L10n.usage("app foreground|background")(ctx.language)) }
         let foreground = w[1] == "foreground"
         let changed = foreground != state.app.isForeground
         state.app.isForeground = foreground
@@ -163,7 +163,7 @@ public struct PhoneApp: NodeApp {
             refreshAppGroup(&ctx)
             reloadFitnessWidgets(&ctx)
         }
-        return .ok(["foreground": .bool(foreground), "changed": .bool(changed)], text: "app \(w[1])")
+        return .ok(["foreground": .bool(foreground), "changed": .bool(changed)], text: L10n.phoneAppMoved(foreground: foreground)(ctx.language))
     }
 
     /// `widget tap small|medium|countdown`: the user taps the widget; the system opens the app
@@ -171,11 +171,11 @@ public struct PhoneApp: NodeApp {
     /// screen the link names: the dashboard, the goal list or one goal.
     mutating func widgetTapCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
         guard w.count == 3, w[1] == "tap", ["small", "medium", "countdown"].contains(w[2]) else {
-            return .error("usage: widget tap small|medium|countdown")
+            return .error(L10n.usage("widget tap small|medium|countdown")(ctx.language))
         }
         let all = widgetsValue(ctx)
         let entry = w[2] == "countdown" ? all["countdown"]?["entries"]?.arrayValue?.first : all[w[2]]
-        guard let url = entry?["url"]?.stringValue else { return .error("the \(w[2]) widget shows no entry yet") }
+        guard let url = entry?["url"]?.stringValue else { return .error(L10n.phoneWidgetEmpty(w[2])(ctx.language)) }
         let screen: String
         switch CountdownDeepLink(url: url) {
         case .list?: screen = "goals"
@@ -185,7 +185,7 @@ public struct PhoneApp: NodeApp {
         _ = appCommand(["app", "foreground"], &ctx)
         state.app.openedURL = url
         state.app.openedScreen = screen
-        return .ok(["url": .string(url), "screen": .string(screen)], text: "opened \(url): \(screen)")
+        return .ok(["url": .string(url), "screen": .string(screen)], text: L10n.phoneOpened(url, screen: screen)(ctx.language))
     }
 
     // MARK: - Due work

@@ -19,7 +19,7 @@ extension WatchApp {
             return nil
         case .failure(let e)?:
             ctx.log(.warning, e.description)
-            noteError(e.description)
+            noteError(LocalizedText(ja: "iPhoneからのデータが正しくありません: \(e.description)", en: e.description)(ctx.language))
             return .failure(e)
         case .success(.complication(let info))?:
             link.recordComplicationPush(isComplicationChannel: isComplication)
@@ -75,7 +75,7 @@ extension WatchApp {
         let effects = manager.start(workoutID: id, configuration: picker.configuration, at: startMs)
         if let refusal = apply(effects, &ctx) {
             ctx.log(.warning, "startWorkout from the phone refused: \(refusal.description)")
-            noteError(refusal.description)
+            noteError(refusal.message(ctx.language, ctx.calendar))
             return
         }
         ctx.log(.info, "workout \(id) started from the phone, credited from \(startMs)")

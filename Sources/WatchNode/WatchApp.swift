@@ -98,7 +98,7 @@ public struct WatchApp: NodeApp {
         case "runtime": reply = runtimeCommand(w, &ctx)
         case "show": reply = showCommand(w, ctx)
         case "goal", "goals", "profile": reply = goalCommand(w, &ctx)
-        default: reply = .error("unknown command '\(command.raw)' (see `show help`)")
+        default: reply = .error(L10n.unknownCommand(command.raw)(ctx.language))
         }
         if !reply.isOK { noteError(reply.text) }
         return reply

@@ -144,7 +144,7 @@ public struct ComplicationFeed: Sendable, Hashable {
     public func text(_ language: AppLanguage) -> String {
         let shown = displayed?.text(language) ?? "\(L10n.watchComplicationTitle(language)): \(L10n.watchNoValue(language))"
         guard let pending else { return shown }
-        return "\(shown) (pending \(pending.label))"
+        return shown + L10n.watchComplicationPending(pending.label)(language)
     }
 
     /// The complication as JSON: the displayed gauge, the pending one, and the budget.
