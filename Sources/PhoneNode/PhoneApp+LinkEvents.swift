@@ -85,8 +85,12 @@ extension PhoneApp {
     // MARK: - Live workout
 
     /// Mirroring stopped (the workout ended): the live workout stays as its last state, ended.
+    /// A workout that was running counted on until now (`liveElapsedMs`), so the time shown
+    /// stops where it reached, not at the last metrics; the saved record, when it arrives,
+    /// gives the watch's exact figure.
     mutating func endLiveWorkout(id: String?, _ ctx: inout NodeContext) {
         guard var live = state.live, id == nil || live.workoutID == nil || live.workoutID == id else { return }
+        if live.state == .running, let e = live.elapsedMs { live.elapsedMs = e + max(0, ctx.now - live.receivedMs) }
         live.state = .ended
         live.receivedMs = ctx.now
         state.live = live

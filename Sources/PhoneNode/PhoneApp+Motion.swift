@@ -91,16 +91,34 @@ extension PhoneApp {
         return .ok(live.plistValue, text: liveText(ctx) ?? "")
     }
 
-    /// "ワークアウト中: ランニング 記録中 142 bpm 87.3 kcal 20:00"; nil without a live workout.
+    /// "ワークアウト中: ランニング 記録中 142 bpm 87.3 kcal 20:00" ("ワークアウト終了: …" once it
+    /// ended); nil without a live workout.
     func liveText(_ ctx: NodeContext) -> String? {
         guard let live = state.live else { return nil }
         let l = ctx.language
-        let elapsed = live.elapsedMs.map { ms -> String in
-            let s = Int(ms / 1000)
-            return "\(s / 60):" + (s % 60 < 10 ? "0" : "") + "\(s % 60)"
-        } ?? L10n.fitnessPlaceholder(l)
-        return "\(L10n.phoneLiveWorkout(l)): \(Self.activityName(live.activity)(l)) \(Self.stateName(live.state)(l)) "
-            + "\(FitnessFormat.bpm(live.heartRateBpm)) \(FitnessFormat.kcal(live.energyKcal)) \(elapsed)"
+        let saved = savedRecord(of: live, ctx)
+        let elapsed = liveElapsedMs(live, ctx).map(FitnessFormat.elapsed) ?? L10n.fitnessPlaceholder(l)
+        let title = live.state == .ended ? L10n.phoneWorkoutEnded : L10n.phoneLiveWorkout
+        return "\(title(l)): \(Self.activityName(live.activity)(l)) \(Self.stateName(live.state)(l)) "
+            + "\(FitnessFormat.bpm(live.heartRateBpm)) \(FitnessFormat.kcal(saved?.totalEnergyKcal ?? live.energyKcal)) \(elapsed)"
+    }
+
+    /// The elapsed time the phone shows for the watch's workout: the saved workout's once its
+    /// record is here (the watch's own figure); while running, the last mirrored value plus
+    /// the time since it arrived (the watch sends metrics only when something changes, so an
+    /// idle running workout would otherwise stand still on the phone); else the last value.
+    func liveElapsedMs(_ live: LiveWorkout, _ ctx: NodeContext) -> Int64? {
+        if let saved = savedRecord(of: live, ctx) { return saved.elapsedMs }
+        guard let e = live.elapsedMs else { return nil }
+        return live.state == .running ? e + max(0, ctx.now - live.receivedMs) : e
+    }
+
+    /// The saved record of the live workout, once the watch's write of it is here.
+    func savedRecord(of live: LiveWorkout, _ ctx: NodeContext) -> WorkoutRecord? {
+        guard live.state == .ended, let id = live.workoutID, let r = ctx.replica.record(WorkoutRecord.self, id: id), r.state == .ended else {
+            return nil
+        }
+        return r
     }
 
     static func activityName(_ a: WorkoutActivityType) -> LocalizedText {

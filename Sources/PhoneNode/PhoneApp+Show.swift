@@ -42,6 +42,7 @@ extension PhoneApp {
             let value = PlistValue.array(all.map { .dictionary($0.fields.merging(["id": .string($0.id)]) { a, _ in a }) })
             let lines = all.map { w in
                 "\(PhoneTime.dateTime(w.startMs, ctx.calendar)) \(Self.activityName(w.activity)(l)) \(Self.stateName(w.state)(l)) "
+                    + "\(L10n.watchElapsedTime(l)) \(FitnessFormat.elapsed(w.elapsedMs)) "
                     + "\(FitnessFormat.kcal(w.totalEnergyKcal)) \(FitnessFormat.bpm(w.heartRateAverage)) [\(w.id)]"
             }
             return .ok(value, text: ([L10n.phoneWorkouts(l) + " (\(all.count))"] + lines).joined(separator: "\n"))
