@@ -193,6 +193,7 @@ public struct PhoneApp: NodeApp {
     /// Everything whose time has come: a time-zone or date change, notifications, the step
     /// observer's delivery, widget reloads.
     mutating func runDue(_ ctx: inout NodeContext) {
+        followClockStepBack(&ctx)
         let zone = ctx.calendar.timeZone.identifier
         if let previous = state.app.timeZone, previous != zone {
             state.notifications.pending.onTimeZoneChange(nowMs: ctx.now, calendar: ctx.calendar)
@@ -210,6 +211,25 @@ public struct PhoneApp: NodeApp {
         if let due = state.observer.dueMs, due <= ctx.now { deliverStepObserver(&ctx) }
         if state.widgets.nextReloadMs.map({ $0 <= ctx.now }) ?? true { reloadFitnessWidgets(&ctx) }
         if isCountdownWidgetReloadDue(ctx) { reloadCountdownWidget(&ctx) }
+    }
+
+    /// Timers and stamps set on a wall clock that has since gone back (bumped ahead, then
+    /// corrected) would wait for the size of the step. The observer's last delivery and the
+    /// start of its pending data count as now (it delivers at most an hour from now, as it
+    /// would have); a fitness widget reload granted "in the future" is due again a refresh
+    /// interval from now; a reload after a denial waits for the coming local midnight, not
+    /// one a day or more away. (The countdown widget has its own rule,
+    /// `isCountdownWidgetReloadDue`.) A step forward needs nothing: what is due runs at once.
+    mutating func followClockStepBack(_ ctx: inout NodeContext) {
+        if let last = state.observer.lastDeliveryMs, last > ctx.now { state.observer.lastDeliveryMs = ctx.now }
+        if let since = state.observer.pendingSinceMs, since > ctx.now { state.observer.pendingSinceMs = ctx.now }
+        guard let next = state.widgets.nextReloadMs else { return }
+        let interval = FitnessWidgets.refreshIntervalMs
+        if let entry = state.widgets.entryMs, entry > ctx.now, next > ctx.now + interval {
+            state.widgets.nextReloadMs = ctx.now + interval
+        } else if next > ctx.now + interval, next > nextLocalMidnight(ctx) {
+            state.widgets.nextReloadMs = nextLocalMidnight(ctx)
+        }
     }
 
     /// Recomputes every goal's count for today (launch, foreground, date change).

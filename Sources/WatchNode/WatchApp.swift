@@ -137,6 +137,7 @@ public struct WatchApp: NodeApp {
         {
             refreshDay(&ctx)
         }
+        if complication.onClock(at: ctx.now) { persistComplication(&ctx) }
         if let due = complication.nextTickMs, ctx.now >= due {
             let before = complication
             _ = complication.onTick(at: ctx.now)
