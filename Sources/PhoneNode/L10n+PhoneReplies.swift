@@ -176,9 +176,22 @@ extension L10n {
             en: "Complication: \(enabled ? "on the face" : "not on the face"), \(remaining) left today; \(sent) pushed, \(fallback) as user info, \(failed) failed")
     }
 
-    /// The later answer to an accepted run prompt (the watch's reply).
-    static func phoneWatchStartAnswer(ok: Bool, _ detail: String) -> LocalizedText {
-        ok ? LocalizedText(ja: "Apple Watch: \(detail)", en: "Apple Watch: \(detail)")
-            : LocalizedText(ja: "Apple Watchがワークアウトを開始しませんでした: \(detail)", en: "The Apple Watch did not start the workout: \(detail)")
+    /// What the watch answered an accepted run prompt, as the person is told it later:
+    /// started, started after saving the stopped workout, or not started and why.
+    static func phoneWatchStartAnswer(_ reply: [String: PlistValue], language: AppLanguage) -> String {
+        let other = reply["workoutID"]?.stringValue ?? "—"
+        if reply["error"] != nil {
+            let state = reply["state"]?.stringValue.flatMap(WorkoutSessionState.init(rawValue:))
+            let why = state.map {
+                LocalizedText(ja: "ワークアウト \(other) が「\(PhoneApp.stateName($0).ja)」です", en: "workout \(other) is \($0.rawValue)")
+            } ?? LocalizedText(ja: reply["error"]?.stringValue ?? "", en: reply["error"]?.stringValue ?? "")
+            return LocalizedText(ja: "Apple Watchはワークアウトを開始しませんでした: \(why.ja)",
+                                 en: "The Apple Watch did not start the workout: \(why.en)")(language)
+        }
+        if let saved = reply["saved"]?.stringValue {
+            return LocalizedText(ja: "Apple Watch: 停止していたワークアウト \(saved) を保存して、ランニングのワークアウトを開始しました",
+                                 en: "Apple Watch: saved the stopped workout \(saved) and started the running workout")(language)
+        }
+        return LocalizedText(ja: "Apple Watch: ランニングのワークアウトを開始しました", en: "Apple Watch: started the running workout")(language)
     }
 }

@@ -23,12 +23,16 @@ extension PhoneApp {
         case .didReceiveMessageReply(let id, let payload):
             guard let i = state.link.pendingStarts.firstIndex(where: { $0.messageID == id }) else { return }
             state.link.pendingStarts.remove(at: i)
-            if case .dictionary(let d) = payload, let error = d["error"] {
+            var reply: [String: PlistValue] = [:]
+            if case .dictionary(let d) = payload { reply = d }
+            if let error = reply["error"] {
                 state.link.lastStartResult = "error: \(error.stringValue ?? error.jsonString())"
                 ctx.log(.warning, "the watch refused startWorkout: \(error.jsonString())")
             } else {
                 state.link.lastStartResult = "ok"
             }
+            // The person who accepted the prompt is told what the watch did.
+            ctx.notify(L10n.phoneWatchStartAnswer(reply, language: ctx.language))
         case .messageDidFail(let id, let e):
             state.link.messagesFailed += 1
             state.link.recordLinkError(e.code.name)

@@ -46,3 +46,44 @@ struct WorkoutScreensTests {
         #expect(net.command(.watch, "workout end").isOK)
     }
 }
+
+/// The run prompt's request meets a workout on the watch: a stopped one is saved and the run
+/// starts; a running one is the user's, and the watch says so instead of answering ok.
+@Suite("A run prompt and the watch's workout")
+struct RunPromptAndWatchWorkoutTests {
+    /// Motion samples at 07:00, 07:01 and 07:02 (a run), then the prompt accepted.
+    static func acceptRunPrompt(_ net: AppNetwork) {
+        for (minute, line) in [(0, "motion running medium"), (1, "motion running high"), (2, "motion running high")] {
+            net.advance(to: HandConnectivityTests.start + EpochMs(30 + minute) * 60_000)
+            #expect(net.command(.phone, line).isOK)
+        }
+        #expect(net.command(.phone, "notification respond last accept").isOK)
+    }
+
+    @Test func aStoppedWorkoutIsSavedAndTheRunStartsAndThePersonIsToldSo() throws {
+        let net = try HandConnectivityTests.makeNetwork(language: .ja)
+        #expect(net.command(.watch, "workout start walking").isOK)
+        net.advance(by: 10 * 60_000)
+        #expect(net.command(.watch, "workout stop").isOK)
+        Self.acceptRunPrompt(net)
+        #expect(net.runUntilQuiet())
+        #expect(HandConnectivityTests.value(net, .watch, "workout state") == "running")
+        #expect(HandConnectivityTests.value(net, .watch, "workouts last activity") == "walking")
+        let notices = net.phone.drainNotices()
+        #expect(notices.contains { $0.hasPrefix("Apple Watch: 停止していたワークアウト workout-") && $0.hasSuffix("を保存して、ランニングのワークアウトを開始しました") },
+                "\(notices)")
+    }
+
+    @Test func aRunningWorkoutRefusesTheRequestAndTheReplySaysWhy() throws {
+        let net = try HandConnectivityTests.makeNetwork(language: .en)
+        #expect(net.command(.watch, "workout start cycling").isOK)
+        let id = try #require(HandConnectivityTests.value(net, .watch, "workout id")?.stringValue)
+        #expect(net.runUntilQuiet())
+        _ = net.phone.drainNotices()
+        #expect(net.command(.phone, #"message send {"startWorkout": {"activity": "running", "startMs": \#(net.now)}}"#).isOK)
+        #expect(net.runUntilQuiet())
+        let notices = net.phone.drainNotices()
+        #expect(notices.count == 1 && notices[0].contains(#"{"error":"workout active","state":"running","workoutID":"\#(id)"}"#), "\(notices)")
+        #expect(HandConnectivityTests.value(net, .watch, "workout activity") == "cycling")
+    }
+}
