@@ -30,13 +30,16 @@ extension NodeEngine {
         }
     }
 
-    /// Values every node can answer: `digest`, `records.COLLECTION.count`, `link.*`.
+    /// Values every node can answer: `digest`, `count COLLECTION`, `graves` (collected deletes
+    /// kept, ReplicaState+Graves.swift), `link.*`.
     func engineQuery(_ path: [String]) -> PlistValue? {
         switch path.first {
         case "digest": return .string(ctx.replica.digestHex())
         case "count":
             guard path.count == 2 else { return nil }
             return .int(Int64(ctx.replica.count(in: path[1])))
+        case "graves" where path.count == 1:
+            return .int(Int64(ctx.replica.graveCount))
         case "link":
             // `link` and `link FIELD`; longer paths belong to the app.
             switch path.count {

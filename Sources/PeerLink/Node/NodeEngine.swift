@@ -354,6 +354,8 @@ public final class NodeEngine<App: NodeApp> {
         pump()
         syncIfDue()
         pump()
+        // Graves past their bound (90 days, 10,000) go, whether or not the peer sent anything.
+        ctx.replica.pruneGraves(wallMs: ctx.now)
         var batch = ctx.batch
         ctx.batch = WriteBatch()
         let syncState = ctx.sync.persistent
