@@ -99,8 +99,11 @@ extension PhoneApp {
             "countdownBudget": budget(c.budgetUsed, c.budgetDay, c.reloads, c.denied, c.nextReloadMs),
             "url": .string(FitnessWidgets.deepLink), "accentColor": .string(FitnessWidgets.accentColorHex),
         ]
-        if let s = smallWidgetEntry() { v["small"] = s.jsonValue() }
-        if let m = mediumWidgetEntry() { v["medium"] = m.jsonValue() }
+        if let s = smallWidgetEntry(ctx) { v["small"] = s.jsonValue() }
+        if let m = mediumWidgetEntry(ctx) { v["medium"] = m.jsonValue() }
+        if let at = w.entryMs, let shown = w.shown {
+            v["entryDates"] = .array(FitnessWidgets.timelineSnapshots(shown, nowMs: at).map { .int($0.dateMs) })
+        }
         if let next = w.nextReloadMs { v["policy"] = FitnessWidgetReloadPolicy.after(next).plistValue }
         if let t = countdownWidgetTimeline() { v["countdown"] = t.jsonValue(ctx.language) }
         if let g = w.appGroup { v["appGroup"] = g.plistValue }
@@ -117,8 +120,8 @@ extension PhoneApp {
         }
         return [
             L10n.phoneWidgets(l),
-            "[small] \(smallWidgetEntry()?.text(l) ?? none)",
-            "[medium] \(mediumWidgetEntry()?.text(l) ?? none)",
+            "[small] \(smallWidgetEntry(ctx)?.text(l) ?? none)",
+            "[medium] \(mediumWidgetEntry(ctx)?.text(l) ?? none)",
             "  \(FitnessWidgets.deepLink) — \(used(fitness))",
             "[countdown] \(countdownWidgetTimeline()?.text(l) ?? none)",
             "  \(countdownWidgetTimeline()?.current?.link.url ?? CountdownDeepLink.list.url) — \(used(countdown))",

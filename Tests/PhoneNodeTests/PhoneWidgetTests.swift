@@ -48,6 +48,20 @@ struct PhoneWidgetTests {
         #expect(p.q("widget small steps")?.int == 300)
     }
 
+    @Test func theFitnessWidgetShowsNoStepsFromMidnightNotTheEndedDaysUntilItsNextReload() throws {
+        let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 23, 37))
+        p.ok("authorize grant all")
+        p.ok("app foreground")
+        p.ok("steps 5000 --from 23:00 --to 23:37")
+        p.ok("app background")
+        p.advance(to: F.day(2026, 6, 1), 23, 55)
+        #expect(p.q("widget small steps")?.int == 5_000)
+        p.advance(to: F.local(Self.tokyo, 2026, 6, 2, 0) + 30_000)
+        #expect(p.q("widget small steps") == "—" && p.q("widget medium steps") == "—")
+        #expect(p.q("widget small date")?.intValue == F.local(Self.tokyo, 2026, 6, 2, 0), "the timeline's midnight entry")
+        #expect(try #require(p.q("widget next")?.intValue) > F.local(Self.tokyo, 2026, 6, 2, 0), "no reload since 23:52")
+    }
+
     @Test func reloadsInTheForegroundAreFree() throws {
         let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 0))
         p.advance(to: F.day(2026, 6, 1), 18, 0)
