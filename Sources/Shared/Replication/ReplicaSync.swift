@@ -242,8 +242,9 @@ public struct ReplicaSync: Sendable, Equatable {
             return Received(recordsChanged: 0, tombstonesCollected: 0, peerWasReset: peerWasReset,
                             ignored: .addressedToEarlierStore(d.ackIncarnation))
         }
-        // Graves past their bound go before the delta meets them (ReplicaState+Graves.swift).
-        state.pruneGraves(wallMs: wallMs)
+        // Graves past their bound go before the delta meets them, measured up to the delta's
+        // newest stamp (ReplicaState+Graves.swift).
+        state.pruneGraves(wallMs: max(wallMs, d.newestStampWallMs))
         var changed = state.apply(d, wallMs: wallMs)
         if let coverage = d.coverage { changed += prune(coverage, present: d.records, state: &state, wallMs: wallMs) }
         var collected = 0
