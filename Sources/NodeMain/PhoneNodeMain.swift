@@ -34,10 +34,15 @@ public enum PhoneNodeMain {
                                  the process being killed; full also fsyncs (survives a power loss)
           --json                 (show) print the screen as JSON instead of text
           --at TIME              (show) the screen at TIME (ISO date-time or epoch ms) instead of now
+          --verbose, -v          also show info log lines on stderr (by default only warnings and errors;
+                                 every line goes to node.log; `log level LEVEL` changes it while running)
           --help                 this text
 
         Commands are read from standard input, one per line (`help` and `show help` list them;
         docs/PHONE.md is the reference).
+        Replies go to standard output; log lines to node.log in the state directory (warnings and
+        errors also to standard error), and a line when the node starts waiting for its peer and
+        when it connects.
         """
 
     /// Runs `phone-node` with `arguments` (without the program name); returns the exit status.
@@ -51,7 +56,8 @@ public enum PhoneNodeMain {
                 print(usage)
                 return 0
             case .subcommand("pair", _):
-                try makeDirectories(cl.stateDirectory)
+                let held = try StateDirectory(path: cl.stateDirectory, role: .phone)
+                defer { withExtendedLifetime(held) {} }
                 let secret = secureRandomBytes(PairingFile.secretBytes)
                 try PairingFile.write(secret, directory: cl.stateDirectory)
                 print(PairingFile.code(for: secret))

@@ -23,10 +23,15 @@ public enum WatchNodeMain {
           --seed N               seed for jitter (default random)
           --sync full|normal     durability of the store and of received files (default normal: survives
                                  the process being killed; full also fsyncs)
+          --verbose, -v          also show info log lines on stderr (by default only warnings and errors;
+                                 every line goes to node.log; `log level LEVEL` changes it while running)
           --help                 this text
 
         Commands are read from standard input, one per line: `help` lists the node's own, `show help`
         the watch app's (workout, hr, energy, steps, settings, app, runtime, show; see docs/WATCH.md).
+        Replies go to standard output; log lines to node.log in the state directory (warnings and
+        errors also to standard error), and a line when the node starts waiting for its peer and
+        when it connects.
         """
 
     /// Runs `watch-node` with `arguments` (without the program name); returns the exit status.

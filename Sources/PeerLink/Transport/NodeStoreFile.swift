@@ -9,16 +9,24 @@ import Shared
 public enum NodeStoreFile {
     public static let fileName = "state.sqlite"
 
-    /// Opens `dir/state.sqlite`. A file SQLite cannot open, or one that fails
-    /// `PRAGMA integrity_check`, is moved aside and a new one is created.
+    /// Opens `dir/state.sqlite`. A file that is not a database, or fails `PRAGMA
+    /// integrity_check`, is moved aside and a new one is created. A file that cannot be opened
+    /// at all (permissions, a full disk, an I/O error, a directory in its place) is not corrupt:
+    /// it is left as it is and `StoreOpenError` names it.
     public static func open(directory: String, wallMs: EpochMs, synchronousFull: Bool = false) throws -> (SQLiteStore, StoreOpening) {
         let path = directory + "/" + fileName
+        var st = stat()
+        if stat(path, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
+            throw StoreOpenError(path: path, reason: "it is not a regular file (move it away and the node starts a new store)")
+        }
         do {
             let store = try SQLiteStore(path: path, synchronousFull: synchronousFull)
             if let problem = store.db.integrityProblem() {
                 return try quarantineAndCreate(path: path, reason: "integrity check failed: \(problem)", wallMs: wallMs, synchronousFull: synchronousFull)
             }
             return (store, .existing)
+        } catch let e as SQLiteError where e.isAccessProblem {
+            throw StoreOpenError(path: path, reason: e.message)
         } catch let e as SQLiteError {
             return try quarantineAndCreate(path: path, reason: e.description, wallMs: wallMs, synchronousFull: synchronousFull)
         } catch let e as StoreCorruption {
@@ -61,6 +69,13 @@ public enum NodeStoreFile {
         let millis = Int((ms % 1000 + 1000) % 1000)
         return base + "." + String(repeating: "0", count: 3 - String(millis).count) + String(millis) + "Z"
     }
+}
+
+/// The node's store file could not be opened (and was left as it is).
+public struct StoreOpenError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var reason: String
+    public var description: String { "cannot open the store \(path): \(reason)" }
 }
 
 /// The pairing secret file `pairing.secret` in the state directory (hex, mode 0600).
@@ -116,11 +131,11 @@ public func readTextFile(_ path: String) -> String? {
 }
 
 /// Creates a directory and its parents (like `mkdir -p`).
-public func makeDirectories(_ path: String) throws {
+public func makeDirectories(_ path: String, mode: mode_t = 0o755) throws {
     var current = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/") {
         current += "/" + part
-        if mkdir(current, 0o755) != 0 && errno != EEXIST { throw POSIXError("mkdir(\(current))") }
+        if mkdir(current, mode) != 0 && errno != EEXIST { throw POSIXError("mkdir(\(current))") }
     }
 }
 
