@@ -7,13 +7,8 @@ import Simulator
 
 /// `sync-sim sweep FILE …`: runs the seeds, prints a progress bar on a terminal, each failure
 /// with its replay commands, and the summary line. Returns the exit status.
-func runSweep(_ o: Options) -> Int32 {
+func runSweep(_ o: Options, text: String) -> Int32 {
     let file = o.files[0]
-    guard let text = readTextFile(file) else {
-        StandardError.write("sync-sim: error: cannot read \(file)\n")
-        print("0 passed, 1 failed")
-        return 2
-    }
     let scenario: Scenario
     var faults: FaultSchedule?
     do {

@@ -76,6 +76,21 @@ func defaultScenario() -> String? {
     return nil
 }
 
+/// The text of scenario file `path`, or a one-line reason it cannot be one.
+func readScenario(_ path: String) throws -> String {
+    var st = stat()
+    guard stat(path, &st) == 0 else {
+        throw UsageError(errno == ENOENT
+            ? "no scenario file \(path) (name a .scenario file; the library is in scenarios/)"
+            : "cannot read \(path): \(POSIXError("stat").reason)")
+    }
+    if st.st_mode & S_IFMT == S_IFDIR {
+        throw UsageError("\(path) is a directory: name scenario files, e.g. \(path.hasSuffix("/") ? path : path + "/")*.scenario")
+    }
+    guard let text = readTextFile(path) else { throw UsageError("cannot read \(path): \(POSIXError("open").reason)") }
+    return text
+}
+
 struct Options {
     var files: [String] = []
     var json = false
@@ -125,7 +140,7 @@ func parse(_ args: [String]) throws -> Options? {
         case "--junit": o.junit = try value(a)
         case "--bin": o.bin = try value(a)
         case "--seeds":
-            guard let n = Int(try value(a)), n >= 0 else { throw UsageError("--seeds takes a count") }
+            guard let n = Int(try value(a)), n >= 1 else { throw UsageError("--seeds takes a count of at least 1 (e.g. --seeds 200)") }
             o.seeds = n
         case "--from":
             guard let s = UInt64(try value(a)) else { throw UsageError("--from takes a seed (unsigned integer)") }
@@ -178,16 +193,20 @@ do {
     exit(2)
 }
 
-if options.sweep { exit(runSweep(options)) }
+// Every named file must be a readable scenario file before anything runs (bad usage: exit 2).
+var texts: [String] = []
+do {
+    for file in options.files { texts.append(try readScenario(file)) }
+} catch {
+    StandardError.write("sync-sim: error: \(error)\n")
+    exit(2)
+}
+
+if options.sweep { exit(runSweep(options, text: texts[0])) }
 
 var results: [ScenarioResult] = []
-for file in options.files {
-    guard let text = readTextFile(file) else {
-        StandardError.write("sync-sim: error: cannot read \(file)\n")
-        results.append(.failedBeforeRunning(file: file, mode: options.mode, error: "cannot read \(file)"))
-        continue
-    }
-    do {
+for (file, text) in zip(options.files, texts) {
+    do throws(ScenarioErrors) {
         let scenario = try ScenarioParser.parse(text, file: file)
         let r: ScenarioResult
         if options.mode == "sim" {
@@ -201,9 +220,11 @@ for file in options.files {
         results.append(r)
         if !options.json { print(r.text()) }
     } catch {
-        StandardError.write("\(error)\n")
-        results.append(.failedBeforeRunning(file: file, mode: options.mode, error: "\(error)"))
-        if !options.json { print("FAIL \(file)\n  \(error)") }
+        let e = error
+        // The errors once, on stderr, `file:line:col: error: …` each; the report says where.
+        StandardError.write("\(e)\n")
+        results.append(.failedBeforeRunning(file: file, mode: options.mode, error: "\(e)"))
+        if !options.json { print("FAIL \(file): \(e.errors.count)\(e.truncated ? "+" : "") error\(e.errors.count == 1 ? "" : "s") in the file (listed on stderr); nothing was run") }
     }
 }
 if let path = options.junit {
