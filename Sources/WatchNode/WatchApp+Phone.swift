@@ -52,7 +52,7 @@ extension WatchApp {
         }
         let startMs = min(ctx.now, max(request.startMs, ctx.now - Self.maxStartCreditMs))
         if startMs != request.startMs {
-            ctx.log(.warning, "startWorkout from the phone: start \(request.startMs) clamped to \(startMs)")
+            ctx.log(.warning, "startWorkout from the phone: start \(ctx.calendar.dateTimeText(request.startMs)) clamped to \(ctx.calendar.dateTimeText(startMs))")
         }
         choose(request.activity, &ctx)
         let effects = manager.start(workoutID: id, configuration: picker.configuration, at: startMs)
@@ -61,7 +61,7 @@ extension WatchApp {
             noteError(refusal.description)
             return
         }
-        ctx.log(.info, "workout \(id) started from the phone, credited from \(startMs)")
+        ctx.log(.info, "workout \(id) started from the phone, credited from \(ctx.calendar.dateTimeText(startMs))")
     }
 
     /// The id of the workout a phone's start request starts: `workout-<startMs>` of the
