@@ -229,7 +229,7 @@ for (file, text) in zip(options.files, texts) {
 }
 if let path = options.junit {
     do { try writeTextFile(path, RunReport.junit(results)) } catch {
-        StandardError.write("sync-sim: error: cannot write \(path): \(error)\n")
+        StandardError.write("sync-sim: error: --junit: \(error)\n")
     }
 }
 if options.json { print(RunReport.json(results)) }

@@ -130,12 +130,28 @@ public func readTextFile(_ path: String) -> String? {
     return String(decoding: out, as: UTF8.self)
 }
 
+/// A file or directory that could not be used, for people: `cannot write /x/report.xml: No
+/// such file or directory` (the path they named, the system's reason; no call names).
+public struct PathError: Error, CustomStringConvertible, Sendable {
+    public var action: String
+    public var path: String
+    public var reason: String
+
+    public init(_ action: String, _ path: String, _ code: Int32 = errno) {
+        self.action = action
+        self.path = path
+        reason = String(cString: strerror(code))
+    }
+
+    public var description: String { "cannot \(action) \(path): \(reason)" }
+}
+
 /// Creates a directory and its parents (like `mkdir -p`).
 public func makeDirectories(_ path: String, mode: mode_t = 0o755) throws {
     var current = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/") {
         current += "/" + part
-        if mkdir(current, mode) != 0 && errno != EEXIST { throw POSIXError("mkdir(\(current))") }
+        if mkdir(current, mode) != 0 && errno != EEXIST { throw PathError("create directory", current) }
     }
 }
 
@@ -153,15 +169,15 @@ extension String {
 public func writeTextFile(_ path: String, _ text: String) throws {
     let tmp = path + ".tmp"
     let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else { throw POSIXError("open(\(tmp))") }
+    guard fd >= 0 else { throw PathError("write", path) }
     let bytes = Array(text.utf8)
     var start = 0
     while start < bytes.count {
         let n = bytes[start...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n <= 0 { close(fd); throw POSIXError("write(\(tmp))") }
+        if n <= 0 { let e = PathError("write", path); close(fd); unlink(tmp); throw e }
         start += n
     }
     fsync(fd)
     close(fd)
-    guard rename(tmp, path) == 0 else { throw POSIXError("rename(\(tmp))") }
+    guard rename(tmp, path) == 0 else { let e = PathError("write", path); unlink(tmp); throw e }
 }

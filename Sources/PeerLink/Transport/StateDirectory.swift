@@ -39,7 +39,7 @@ public final class StateDirectory {
         self.path = path
         if try !Self.exists(path) {
             do { try makeDirectories(path, mode: 0o700) } catch {
-                throw Problem(description: "cannot create --state \(path): \(error)")
+                throw Problem(description: "--state \(path) cannot be created: \(error)")
             }
         }
         fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
