@@ -41,7 +41,7 @@ enum HTMLReportAssets {
         .tick { fill: var(--dim); font-size: 10px; font-family: ui-monospace, monospace; }
         .tick-line { stroke: #48484a; }
         .fr line { stroke-width: 1.3; }
-        .fr text { font-size: 10.5px; fill: #c7c7cc; pointer-events: none; }
+        .labels text { font-size: 10.5px; fill: #c7c7cc; pointer-events: none; }
         .fr:hover line { stroke-width: 3; }
         .delivered, .fr.delivered line { stroke: #64d2ff; color: #64d2ff; }
         .ah.delivered { fill: #64d2ff; }

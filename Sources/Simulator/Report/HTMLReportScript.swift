@@ -134,12 +134,9 @@ extension HTMLReportAssets {
                 g += '<line x1="' + x1 + '" y1="' + y1.toFixed(1) + '" x2="' + x2 + '" y2="' + y2.toFixed(1) + '" marker-end="url(#ah-' + id + '-' + fate + ')"/>';
                 if (f[6] >= 0) g += '<line class="dup" x1="' + x1 + '" y1="' + (y1 + 2).toFixed(1) + '" x2="' + x2 + '" y2="' + (Math.max(y1, yAt(L, f[6])) + 2).toFixed(1) + '"/>';
               }
-              if (Z.labels) {
-                g += '<text x="' + (x1 + dir * 8) + '" y="' + (y1 - 3).toFixed(1) + '"' + (dir < 0 ? ' text-anchor="end"' : '') + '>' + esc(f[3]) +
-                  (fate !== 'delivered' ? ' · ' + fate : '') + '</text>';
-              }
               o.push(g + '</g>');
             });
+            o.push('<g class="labels"></g>');
             s.marks.forEach(function (m, i) {
               var y = L.pos[1][i], x = m[2] === 0 ? PX : m[2] === 1 ? WX : (PX + WX) / 2;
               o.push('<g class="mk ' + m[1] + '" data-mark="' + m[1] + '"><path d="' + markPath(m[1], x, y) + '"/>' +
@@ -154,6 +151,25 @@ extension HTMLReportAssets {
             });
             o.push('<line class="cursor" x1="' + AXIS + '" x2="' + W + '" y1="-10" y2="-10"/>');
             return o.join('');
+          }
+
+          // Frame labels are drawn for the frames near the visible part of the diagram only (and
+          // again as it scrolls): thousands of labels cost the browser seconds to lay out, the
+          // frames themselves (every one an element) do not.
+          function drawLabels(st) {
+            var Z = ZOOMS[st.L.z], g = st.svg.querySelector('g.labels');
+            if (!g) return;
+            if (!Z.labels) { g.innerHTML = ''; return; }
+            var sc = st.sec.querySelector('.scroller'), view = sc.clientHeight || 1000;
+            var top = sc.scrollTop - view, bottom = sc.scrollTop + 2 * view, pos = st.L.pos[0], s = st.s, o = [];
+            var lo = 0, hi = pos.length;
+            while (lo < hi) { var mid = (lo + hi) >> 1; if (pos[mid] < top) lo = mid + 1; else hi = mid; }
+            for (var i = lo; i < pos.length && pos[i] <= bottom; i++) {
+              var f = s.frames[i], x1 = f[2] === 0 ? PX : WX, dir = f[2] === 0 ? 1 : -1, fate = FATES[f[5]];
+              o.push('<text data-label-of="' + i + '" x="' + (x1 + dir * 8) + '" y="' + (pos[i] - 3).toFixed(1) + '"' + (dir < 0 ? ' text-anchor="end"' : '') +
+                '>' + esc(f[3]) + (fate !== 'delivered' ? ' · ' + fate : '') + '</text>');
+            }
+            g.innerHTML = o.join('');
           }
 
           function markPath(kind, x, y) {
@@ -217,6 +233,7 @@ extension HTMLReportAssets {
             st.svg.setAttribute('viewBox', '0 0 ' + W + ' ' + Math.ceil(st.L.height));
             st.svg.innerHTML = drawTimeline(st.s, st.L);
             st.svg.setAttribute('data-zoom', ZOOMS[z].name);
+            drawLabels(st);
             st.sec.querySelectorAll('[data-zoom]').forEach(function (b) { b.classList.toggle('on', +b.getAttribute('data-zoom') === z); });
             showMoment(st, st.moment);
           }
@@ -260,6 +277,12 @@ extension HTMLReportAssets {
           }
 
           function wire(st) {
+            var pending = false;
+            st.sec.querySelector('.scroller').addEventListener('scroll', function () {
+              if (pending) return;
+              pending = true;
+              requestAnimationFrame(function () { pending = false; if (st.L) drawLabels(st); });
+            });
             st.sec.querySelectorAll('[data-zoom]').forEach(function (b) {
               b.addEventListener('click', function () { draw(st, +b.getAttribute('data-zoom')); });
             });
@@ -290,7 +313,12 @@ extension HTMLReportAssets {
             checks.addEventListener('input', filterChecks);
             failed.addEventListener('change', filterChecks);
             st.sec.querySelectorAll('[data-check-row]').forEach(function (r) {
-              r.addEventListener('click', function () { var t = +r.getAttribute('data-at'); if (t >= 0) pickTime(st, t); });
+              r.addEventListener('click', function () {
+                var t = +r.getAttribute('data-at');
+                if (t < 0) return;
+                pickTime(st, t);
+                st.sec.querySelector('.scroller').scrollTop = Math.max(0, yAt(st.L, t) - 200);
+              });
             });
             var logs = st.sec.querySelector('[data-filter="logs"]'), problems = st.sec.querySelector('[data-problems-only]');
             function filterLogs() {
