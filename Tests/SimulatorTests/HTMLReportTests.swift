@@ -87,4 +87,26 @@ import Testing
         #expect(html.contains("minimal: sync-sim sweep scenarios/morning-run.scenario --seed 9 --faults"))
         #expect(html.contains("seed 9 (the failing run)"), "the failing seed's run is drawn")
     }
+
+    @Test func localTimesFollowTheZoneAcrossADSTChangeAndLogTimesAreTakenOffTheText() throws {
+        // 2026-03-08 in Los Angeles: PST (−8 h) until 02:00, then PDT (−7 h), at 10:00 UTC.
+        let day = Int64(CivilDate(year: 2026, month: 3, day: 8).daysSinceEpoch) * 86_400_000
+        var r = ScenarioResult.failedBeforeRunning(file: "dst.scenario", mode: "sim", error: "none")
+        var rec = RunRecording(startMs: day + 8 * 3_600_000, timeZone: "America/Los_Angeles", language: .en)
+        rec.endMs = rec.startMs + 6 * 3_600_000
+        r.recording = rec
+        r.logs = ["\(rec.startMs + 5) phone info: link up", "2026-03-08T12:00:00.000Z [watch] warning: late", "no time here"]
+        let html = HTMLReport.scenarios([r])
+        let start = try #require(html.range(of: "id=\"report-data\">"))
+        let end = try #require(html[start.upperBound...].range(of: "</script>"))
+        let s = try #require(try PlistValue.parseJSON(String(html[start.upperBound..<end.lowerBound]))["scenarios"]?.arrayValue?.first)
+        let offsets = try #require(s["offsets"]?.arrayValue).map { $0.arrayValue?.compactMap(\.intValue) ?? [] }
+        let hour: Int64 = 3_600_000
+        let expected: [[Int64]] = [[0, -8 * hour], [day + 10 * hour, -7 * hour]]
+        #expect(offsets == expected)
+        let logs = try #require(s["logs"]?.arrayValue).map { $0.arrayValue ?? [] }
+        #expect(logs[0] == [.int(rec.startMs + 5), .string("phone info: link up")])
+        #expect(logs[1] == [.int(day + 12 * 3_600_000), .string("[watch] warning: late")])
+        #expect(logs[2] == [.int(-1), .string("no time here")])
+    }
 }
