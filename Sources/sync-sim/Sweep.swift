@@ -46,6 +46,11 @@ func runSweep(_ o: Options, text: String) -> Int32 {
         if o.logs { for line in outcome.logs { print("  log: \(line)") } }
     }
     let failed = outcomes.filter { !$0.passed }.count
+    if let path = o.html {
+        do { try writeTextFile(path, SweepHTMLReport.html(scenario: scenario, file: file, outcomes: outcomes, options: options, classes: o.classes)) } catch {
+            StandardError.write("sync-sim: error: cannot write \(path): \(error)\n")
+        }
+    }
     let elapsed = max(1, ChildProcess.monotonicMs() - start)
     print("\(outcomes.count) seeds in \(elapsed) ms (\(outcomes.count * 60_000 / Int(elapsed)) seeds/min)")
     print("\(outcomes.count - failed) passed, \(failed) failed")

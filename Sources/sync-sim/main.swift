@@ -36,6 +36,10 @@ let usage = """
                           sim: both apps in this process on the simulated network (deterministic)
       --json          print the report as one JSON object (the summary line still ends it)
       --junit PATH    also write a JUnit XML report to PATH (one test case per scenario)
+      --html PATH     also write the run as one self-contained HTML page to PATH: the space-time
+                      diagram of every frame, both devices' screens at each check, fault and every
+                      few minutes, the checks, digests and logs (docs/REPORT.md); with sweep: the
+                      seeds per fault class and each failing seed's schedule, replay and run
       --keep          keep the nodes' state directories (printed in the report; process mode)
       --bin DIR       run the phone-node and watch-node executables in DIR (default: this
                       executable, as `sync-sim node phone|watch`)
@@ -95,6 +99,7 @@ struct Options {
     var files: [String] = []
     var json = false
     var junit: String?
+    var html: String?
     var keep = false
     var bin: String?
     var mode = "process"
@@ -138,6 +143,7 @@ func parse(_ args: [String]) throws -> Options? {
             guard ["process", "sim"].contains(m), !o.sweep || m == "sim" else { throw UsageError("--mode takes process or sim (a sweep runs in sim mode)") }
             o.mode = m
         case "--junit": o.junit = try value(a)
+        case "--html": o.html = try value(a)
         case "--bin": o.bin = try value(a)
         case "--seeds":
             guard let n = Int(try value(a)), n >= 1 else { throw UsageError("--seeds takes a count of at least 1 (e.g. --seeds 200)") }
@@ -210,11 +216,14 @@ for (file, text) in zip(options.files, texts) {
         let scenario = try ScenarioParser.parse(text, file: file)
         let r: ScenarioResult
         if options.mode == "sim" {
-            r = SimConductor().run(scenario)
+            var so = SimOptions()
+            so.recordsReport = options.html != nil
+            r = SimConductor(options: so).run(scenario)
         } else {
             var co = options.bin.map(ConductorOptions.init(binDirectory:))
                 ?? ConductorOptions(phone: .thisExecutable(as: .phone), watch: .thisExecutable(as: .watch))
             co.keepState = options.keep
+            co.recordsReport = options.html != nil
             r = ProcessConductor(options: co).run(scenario)
         }
         results.append(r)
@@ -230,6 +239,11 @@ for (file, text) in zip(options.files, texts) {
 if let path = options.junit {
     do { try writeTextFile(path, RunReport.junit(results)) } catch {
         StandardError.write("sync-sim: error: --junit: \(error)\n")
+    }
+}
+if let path = options.html {
+    do { try writeTextFile(path, HTMLReport.scenarios(results)) } catch {
+        StandardError.write("sync-sim: error: cannot write \(path): \(error)\n")
     }
 }
 if options.json { print(RunReport.json(results)) }

@@ -35,7 +35,7 @@ extension NodeProcess {
         }
         let reply: CommandReply
         if let cmd = NodeCommand(line: String(text)) {
-            reply = shellCommand(cmd) ?? engine.command(cmd, now: now)
+            reply = shellCommand(cmd) ?? engine.readOnlyCommand(cmd, now: now) ?? engine.command(cmd, now: now)
         } else {
             reply = .error("unclosed quote in: \(text)")
         }

@@ -14,6 +14,8 @@ public final class ScenarioRunner {
     var clocks: [DeviceRole: WallClockModel] = [.phone: WallClockModel(), .watch: WallClockModel()]
     var seed: UInt64 = 1
     var timeline: [String] = []
+    /// Records the run for the HTML report (frames, faults, checks' times, screens); nil: off.
+    public var recorder: RunRecorder?
 
     public init(driver: ScenarioDriver) { self.driver = driver }
 
@@ -26,9 +28,12 @@ public final class ScenarioRunner {
         seed = scenario.seed
         do {
             try driver.start(scenario)
+            recorder?.started(driver, atMs: nowMs)
             for step in scenario.steps {
                 try advance(to: step.atMs)
-                result.checks += try perform(step)
+                let checks = try perform(step)
+                result.checks += checks
+                recorder?.stepDone(step, checks: checks, faults: faults, driver: driver, atMs: nowMs)
                 result.stepsRun += 1
             }
             _ = try driver.settle()
@@ -47,6 +52,7 @@ public final class ScenarioRunner {
         result.timeline = timeline
         result.logs = driver.nodeLogs()
         result.traceHash = driver.traceHash(timeline: timeline)
+        result.recording = recorder?.finish(driver, atMs: nowMs)
         result.notes += driver.stop(keepState: keepState || !result.passed)
         result.wallMs = ChildProcess.monotonicMs() - wallStart
         return result
@@ -80,6 +86,7 @@ public final class ScenarioRunner {
             if m != WallClockModel() { try driver.setWallOffset(role, m.offset(at: t)) }
         }
         try driver.advanceClocks(to: t, idleLink: idleLink)
+        recorder?.timePassed(driver, to: t)
     }
 
     // MARK: - Steps
