@@ -128,7 +128,7 @@ extension SimulatedNetwork {
     /// Puts one write (one frame) on the wire from `role`, through the faults.
     func transmit(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8]) {
         let to = role.peer
-        let dir = role == .phone ? "phone>watch" : "watch>phone"
+        let dir = role == .phone ? "phone→watch" : "watch→phone"
         if rawConnections.contains(id) {
             rawReplies[id, default: []] += bytes  // a raw connection's answers: kept for `rawReply`
             return
@@ -152,10 +152,10 @@ extension SimulatedNetwork {
         var arrival = start + delay
         let g = generation[to]
         if !cutAfter, rng.chance(faults.lossPercent) {
-            note("\(now) \(dir) \(kind) \(FrameFate.dropped.rawValue)")
+            note("\(now) \(dir) \(kind) \(bytes.count)B \(FrameFate.dropped.rawValue)")
             recordFrame(from: role, kind, bytes.count, .dropped, [])
         } else if !cutAfter, rng.chance(faults.reorderPercent) {
-            note("\(now) \(dir) \(kind) \(FrameFate.reordered.rawValue)")
+            note("\(now) \(dir) \(kind) \(bytes.count)B \(FrameFate.reordered.rawValue)")
             let late = arrival + faults.latencyMs + 1 + EpochMs(rng.next() % 20)
             recordFrame(from: role, kind, bytes.count, .reordered, [late])
             schedule(bytes, id, to: to, generation: g, at: late)
@@ -164,7 +164,7 @@ extension SimulatedNetwork {
             arrival = max(arrival, previousArrival)
             lastArrival[to] = arrival
             let dup = !cutAfter && rng.chance(faults.duplicatePercent)
-            note("\(now) \(dir) \(kind) \((dup ? FrameFate.duplicated : .delivered).rawValue)")
+            note("\(now) \(dir) \(kind) \(bytes.count)B \((dup ? FrameFate.duplicated : .delivered).rawValue)")
             recordFrame(from: role, kind, bytes.count, dup ? .duplicated : .delivered, dup ? [arrival, arrival] : [arrival])
             // Over a slow link the frame's bytes arrive in pieces over its transfer time (not
             // while frames are reordered: a late frame must not land inside another one).

@@ -72,6 +72,13 @@ public final class ScenarioRunner {
         }
     }
 
+    /// A line of the runner's own (a fault, a restart) in the timeline, after what the
+    /// driver recorded of the step: the timeline stays in time order.
+    func note(_ line: String) {
+        timeline += driver.takeTimeline()
+        timeline.append(line)
+    }
+
     /// Fast-forward is exact only when nothing can happen on the link but heartbeats.
     func canFastForward(_ q: QuietState) -> Bool {
         fastForward && faults.isClear && q.phoneConnected && q.watchConnected && q.nothingOutstanding && !q.connecting
@@ -92,6 +99,8 @@ public final class ScenarioRunner {
     // MARK: - Steps
 
     func perform(_ step: ScenarioStep) throws -> [CheckOutcome] {
+        // What crossed the link before this step comes before whatever the step adds.
+        timeline += driver.takeTimeline()
         switch step.action {
         case .node(let role, let cmd):
             guard driver.isRunning(role) else {
@@ -135,16 +144,16 @@ public final class ScenarioRunner {
                 change.apply(to: &faults)
                 try driver.setFaults(faults)
             }
-            timeline.append("\(nowMs) link: \(faults)")
+            note("\(nowMs) link: \(faults)")
             return []
         case .kill(let role):
             try driver.kill(role)
-            timeline.append("\(nowMs) kill -9 \(role)")
+            note("\(nowMs) kill -9 \(role)")
             return []
         case .restart(let role):
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
-            timeline.append("\(nowMs) restart \(role)")
+            note("\(nowMs) restart \(role)")
             return []
         case .clock(let role, let change):
             clocks[role]!.apply(change, at: nowMs)
@@ -160,7 +169,7 @@ public final class ScenarioRunner {
             decoder.feed(answer)
             var kinds: [String] = []
             while let f = try? decoder.next() { kinds.append("\(f.kind)") }
-            timeline.append("\(nowMs) a stranger tried to pair with the phone; it answered: \(kinds.joined(separator: ", "))")
+            note("\(nowMs) a stranger tried to pair with the phone; it answered: \(kinds.joined(separator: ", "))")
             let sawOnlyHandshake = kinds.allSatisfy { $0 == "helloReply" || $0 == "reject" }
             return [CheckOutcome(location: step.location, description: "stranger connects", passed: sawOnlyHandshake,
                                  detail: sawOnlyHandshake ? "refused; it saw only \(kinds.isEmpty ? "nothing" : kinds.joined(separator: ", "))" : "it saw \(kinds.joined(separator: ", "))")]
@@ -170,7 +179,7 @@ public final class ScenarioRunner {
             let dropped = try driver.rollBackStore(role, seed: seed)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
-            timeline.append("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
+            note("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
             return []
         case .corruptStore(let role):
             try driver.kill(role)
@@ -178,7 +187,7 @@ public final class ScenarioRunner {
             try driver.corruptStore(role, seed: seed)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
-            timeline.append("\(nowMs) corrupt store of \(role), restart")
+            note("\(nowMs) corrupt store of \(role), restart")
             return []
         }
     }
