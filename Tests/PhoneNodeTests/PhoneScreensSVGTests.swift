@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import PeerLink
 import PhoneNode
 import Shared
@@ -39,6 +42,7 @@ import Testing
                 #expect(svg.hasSuffix("</svg>"), "\(screen)")
                 #expect(svg.contains("data-view=\"phone/\(screen)\""), "\(screen)")
                 #expect(SVGShape.balanced(svg), "\(screen) \(language): unbalanced <g>")
+                #expect(SVGShape.xmlError(svg) == nil, "\(screen) \(language): not well-formed XML (a browser refuses the file): \(SVGShape.xmlError(svg) ?? "")")
                 #expect(!svg.contains("<image") && !svg.contains("href=") && !svg.contains("@font-face"), "\(screen): external resource")
             }
         }
@@ -150,4 +154,11 @@ enum SVGShape {
     }
 
     static func count(_ s: String, _ needle: String) -> Int { s.components(separatedBy: needle).count - 1 }
+
+    /// Why `svg` is not well-formed XML (what `show SCREEN --svg > f.svg` must be for a
+    /// browser or an editor to open the file), or nil when it is.
+    static func xmlError(_ svg: String) -> String? {
+        let parser = XMLParser(data: Data(svg.utf8))
+        return parser.parse() ? nil : "\(parser.parserError.map { "\($0)" } ?? "?") at line \(parser.lineNumber), column \(parser.columnNumber)"
+    }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import PeerLink
 import Shared
 import Testing
@@ -29,6 +32,8 @@ import Testing
                 #expect(svg.contains("data-view=\"watch/\(screen)\""), "\(screen)")
                 let opens = svg.components(separatedBy: "<g ").count - 1, closes = svg.components(separatedBy: "</g>").count - 1
                 #expect(opens == closes, "\(screen): unbalanced <g>")
+                let parser = XMLParser(data: Data(svg.utf8))
+                #expect(parser.parse(), "\(screen) \(language): not well-formed XML (a browser refuses the file) at line \(parser.lineNumber), column \(parser.columnNumber)")
             }
         }
     }

@@ -43,7 +43,7 @@ public enum SVGSymbol: String, Sendable, CaseIterable {
         case .chart:
             return "<rect x=\"3\" y=\"12\" width=\"4\" height=\"9\" rx=\"1\" fill=\"\(c)\"/><rect x=\"10\" y=\"6\" width=\"4\" height=\"15\" rx=\"1\" fill=\"\(c)\"/><rect x=\"17\" y=\"3\" width=\"4\" height=\"18\" rx=\"1\" fill=\"\(c)\"/>"
         case .gear:
-            return "<circle cx=\"12\" cy=\"12\" r=\"6.5\" \(stroke) stroke-width=\"4\" stroke-dasharray=\"3 2.1\"/><circle cx=\"12\" cy=\"12\" r=\"4.5\" \(stroke)/>"
+            return "<circle cx=\"12\" cy=\"12\" r=\"6.5\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"4\" stroke-dasharray=\"3 2.1\"/><circle cx=\"12\" cy=\"12\" r=\"4.5\" \(stroke)/>"
         case .bell:
             return "<path d=\"M6 17v-6a6 6 0 0 1 12 0v6l2 2h-16z\" fill=\"\(c)\"/><path d=\"M10 21h4\" \(stroke)/>"
         case .calendar:
