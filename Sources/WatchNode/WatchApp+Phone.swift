@@ -88,7 +88,7 @@ extension WatchApp {
         }
         let startMs = min(ctx.now, max(request.startMs, earliestMs))
         if startMs != request.startMs {
-            ctx.log(.warning, "startWorkout from the phone: start \(request.startMs) clamped to \(startMs)")
+            ctx.log(.warning, "startWorkout from the phone: start \(ctx.calendar.dateTimeText(request.startMs)) clamped to \(ctx.calendar.dateTimeText(startMs))")
         }
         choose(request.activity, &ctx)
         let effects = manager.start(workoutID: id, configuration: picker.configuration, at: startMs)
@@ -97,7 +97,7 @@ extension WatchApp {
             noteError(refusal.message(ctx.language, ctx.calendar))
             return ["error": "not started", "workoutID": .string(id)]
         }
-        ctx.log(.info, "workout \(id) started from the phone, credited from \(startMs)")
+        ctx.log(.info, "workout \(id) started from the phone, credited from \(ctx.calendar.dateTimeText(startMs))")
         return .dictionary(reply)
     }
 

@@ -87,7 +87,7 @@ extension WatchApp {
     func workoutClockMs(_ ctx: inout NodeContext) -> EpochMs {
         let ms = manager.clockMs(at: ctx.now)
         if ms != ctx.now {
-            ctx.log(.info, "workout clock: the wall clock \(ctx.now) is behind the workout's latest recorded time; dated \(ms)")
+            ctx.log(.info, "workout clock: the wall clock \(ctx.calendar.dateTimeText(ctx.now, withMillis: true)) is behind the workout's latest recorded time; dated \(ctx.calendar.dateTimeText(ms, withMillis: true))")
         }
         return ms
     }

@@ -81,6 +81,9 @@ public protocol NodeApp: Sendable {
     /// app's own kinds. The engine shows the others to the person at the prompt (the peer
     /// sent them by hand); the app gets every event either way.
     func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool
+    /// The reply to a command that only reads (`show SCREEN --svg`), computed without changing
+    /// anything; nil when `command` is not one of those (the engine then runs `onCommand`).
+    func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply?
 }
 
 extension NodeApp {
@@ -91,4 +94,5 @@ extension NodeApp {
     public func nextDeadline(_ ctx: NodeContext) -> EpochMs? { nil }
     public func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? { nil }
     public func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool { false }
+    public func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? { nil }
 }

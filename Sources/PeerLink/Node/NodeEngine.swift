@@ -240,7 +240,7 @@ public final class NodeEngine<App: NodeApp> {
     /// Runs a command: the engine's own (`status`, `digest`, `link`…) or the app's.
     public func command(_ command: NodeCommand, now: EpochMs) -> CommandReply {
         setNow(now)
-        let reply = engineCommand(command) ?? app.onCommand(command, &ctx)
+        let reply = engineCommand(command) ?? app.readOnlyReply(command, ctx) ?? app.onCommand(command, &ctx)
         finish()
         return reply
     }

@@ -12,8 +12,19 @@ public enum ActivationState: String, Sendable, Equatable {
 }
 
 /// How a log line is classed.
-public enum LogLevel: String, Sendable, Equatable {
+public enum LogLevel: String, Sendable, Equatable, Comparable, CaseIterable {
     case debug, info, warning, error
+
+    var rank: Int {
+        switch self {
+        case .debug: 0
+        case .info: 1
+        case .warning: 2
+        case .error: 3
+        }
+    }
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rank < b.rank }
 }
 
 // MARK: - Transfers

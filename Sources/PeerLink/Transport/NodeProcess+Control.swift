@@ -35,7 +35,7 @@ extension NodeProcess {
         }
         let reply: CommandReply
         if let cmd = NodeCommand(line: String(text)) {
-            reply = shellCommand(cmd) ?? engine.command(cmd, now: now)
+            reply = shellCommand(cmd) ?? engine.readOnlyCommand(cmd, now: now) ?? engine.command(cmd, now: now)
         } else {
             reply = .error("unclosed quote in: \(text)")
         }
@@ -54,6 +54,8 @@ extension NodeProcess {
             return .ok(text: "bye")
         case "clock":
             return clockCommand(Array(c.words.dropFirst()))
+        case "log":
+            return logCommand(Array(c.words.dropFirst()))
         case "status":
             let r = engine.command(c, now: now)
             guard case .dictionary(var v) = r.value else { return r }
@@ -68,7 +70,7 @@ extension NodeProcess {
             for id in Array(connections.keys) { drop(id, reason: "disconnect command") }
             return .ok(text: "disconnected")
         case "help":
-            return .ok(text: "commands: status, digest, link, outbox, records COLLECTION, query PATH…, clock [set MS|advance MS|offset MS], tz ZONE, disconnect, quit — and the app's: see `show help`")
+            return .ok(text: "commands: status, digest, link, outbox, records COLLECTION, query PATH…, clock [set MS|advance MS|offset MS], tz ZONE, log [level LEVEL], disconnect, quit — and the app's: see `show help`")
         default:
             return nil
         }
@@ -115,11 +117,36 @@ extension NodeProcess {
         stdout.removeAll(keepingCapacity: true)
     }
 
-    /// Writes a log line to the node's log file and to stderr.
+    /// Writes a log line to the node's log file and, at `standardErrorLevel` and above, to
+    /// stderr: `2026-06-01 07:31:05.123 +09:00 [watch] info: …`, in the node's time zone.
     func log(_ level: LogLevel, _ message: String) {
-        let line = "\(NodeStoreFile.isoTime(now + engine.wallOffsetMs)) [\(options.role)] \(level.rawValue): \(message)\n"
-        let bytes = Array(line.utf8)
+        let time = engine.ctx.calendar.dateTimeText(now + engine.wallOffsetMs, withMillis: true, withZone: true)
+        let bytes = Array("\(time) [\(options.role)] \(level.rawValue): \(message)\n".utf8)
         if logFD >= 0 { _ = bytes.withUnsafeBytes { write(logFD, $0.baseAddress, $0.count) } }
-        if options.logToStandardError { _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
+        if let min = standardErrorLevel, level >= min { _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
+    }
+
+    /// `log` (where the log is, what reaches stderr) and `log level debug|info|warning|error|off`.
+    func logCommand(_ args: [String]) -> CommandReply {
+        let l = engine.ctx.language
+        let path = options.stateDirectory + "/node.log"
+        switch args.count {
+        case 0:
+            let level = standardErrorLevel?.rawValue ?? "off"
+            return .ok(["path": .string(path), "level": .string(level)],
+                       text: l == .ja ? "ログ: \(path)（標準エラー出力: \(level) 以上）" : "log: \(path) (to standard error: \(level) and above)")
+        case 2 where args[0] == "level":
+            if args[1] == "off" {
+                standardErrorLevel = nil
+            } else if let level = LogLevel(rawValue: args[1]) {
+                standardErrorLevel = level
+            } else {
+                break
+            }
+            return logCommand([])
+        default:
+            break
+        }
+        return .error(l == .ja ? "使い方: log level debug|info|warning|error|off" : "usage: log level debug|info|warning|error|off")
     }
 }
