@@ -37,7 +37,7 @@ extension NodeProcess {
         if let cmd = NodeCommand(line: String(text)) {
             reply = shellCommand(cmd) ?? engine.readOnlyCommand(cmd, now: now) ?? engine.command(cmd, now: now)
         } else {
-            reply = .error("unclosed quote in: \(text)")
+            reply = .error(L10n.shellUnclosedQuote(String(text))(engine.ctx.language))
         }
         if let tag {
             emitLine(reply.isOK ? "@\(tag) ok \(reply.value.jsonString())" : "@\(tag) err \(PlistValue.string(reply.text).jsonString())")
@@ -48,10 +48,11 @@ extension NodeProcess {
 
     /// Commands of the shell itself: the clock, the time zone, connections, quitting.
     func shellCommand(_ c: NodeCommand) -> CommandReply? {
+        let l = engine.ctx.language
         switch c.words.first {
         case "quit", "exit":
             running = false
-            return .ok(text: "bye")
+            return .ok(text: L10n.shellBye(l))
         case "clock":
             return clockCommand(Array(c.words.dropFirst()))
         case "log":
@@ -63,34 +64,35 @@ extension NodeProcess {
             v["openConnections"] = .int(Int64(connections.count))
             return .ok(.dictionary(v), text: PlistValue.dictionary(v).jsonString())
         case "tz":
-            guard c.words.count == 2, let cal = LocalCalendar(identifier: c.words[1]) else { return .error("usage: tz ZONE (e.g. tz America/Los_Angeles)") }
+            guard c.words.count == 2, let cal = LocalCalendar(identifier: c.words[1]) else { return .error(L10n.shellTimeZoneUsage(l)) }
             engine.setCalendar(cal, now: now)
-            return .ok(.string(c.words[1]), text: "time zone \(c.words[1])")
+            return .ok(.string(c.words[1]), text: L10n.shellTimeZone(c.words[1])(engine.ctx.language))
         case "disconnect":
             for id in Array(connections.keys) { drop(id, reason: "disconnect command") }
-            return .ok(text: "disconnected")
+            return .ok(text: L10n.shellDisconnected(l))
         case "help":
-            return .ok(text: "commands: status, digest, link, outbox, records COLLECTION, query PATH…, clock [set MS|advance MS|offset MS], tz ZONE, log [level LEVEL], disconnect, quit — and the app's: see `show help`")
+            return .ok(text: L10n.shellHelp(l))
         default:
             return nil
         }
     }
 
     func clockCommand(_ args: [String]) -> CommandReply {
+        let l = engine.ctx.language
         func value() -> CommandReply {
             .ok(["mono": .int(now), "wall": .int(now + engine.wallOffsetMs), "virtual": .bool(virtualNow != nil)],
-                text: NodeStoreFile.isoTime(now + engine.wallOffsetMs))
+                text: engine.ctx.calendar.dateTimeText(now + engine.wallOffsetMs, withMillis: true, withZone: true))
         }
         guard let verb = args.first else { return value() }
         let idle = args.count == 3 && args[2] == "idle-link" && verb != "offset"
         guard args.count == 2 || idle, let ms = Int64(args[1]) else {
-            return .error("usage: clock set MS [idle-link] | clock advance MS [idle-link] | clock offset MS")
+            return .error(L10n.shellClockUsage(l))
         }
         switch verb {
         case "set", "advance":
-            guard let v = virtualNow else { return .error("the clock is the wall clock; start with --virtual-clock to move it") }
+            guard let v = virtualNow else { return .error(L10n.shellClockIsWall(l)) }
             let target = verb == "set" ? ms : v + ms
-            guard target >= v else { return .error("the monotonic clock cannot go back (use `clock offset` for wall-clock faults)") }
+            guard target >= v else { return .error(L10n.shellClockCannotGoBack(l)) }
             virtualNow = target
             engine.tick(now: target, idleLink: idle)
             return value()
@@ -98,7 +100,7 @@ extension NodeProcess {
             engine.setWallOffset(ms, now: now)
             return value()
         default:
-            return .error("usage: clock set MS | clock advance MS | clock offset MS")
+            return .error(L10n.shellClockUsage(l))
         }
     }
 
@@ -133,8 +135,7 @@ extension NodeProcess {
         switch args.count {
         case 0:
             let level = standardErrorLevel?.rawValue ?? "off"
-            return .ok(["path": .string(path), "level": .string(level)],
-                       text: l == .ja ? "ログ: \(path)（標準エラー出力: \(level) 以上）" : "log: \(path) (to standard error: \(level) and above)")
+            return .ok(["path": .string(path), "level": .string(level)], text: L10n.shellLog(path, level)(l))
         case 2 where args[0] == "level":
             if args[1] == "off" {
                 standardErrorLevel = nil
@@ -147,6 +148,6 @@ extension NodeProcess {
         default:
             break
         }
-        return .error(l == .ja ? "使い方: log level debug|info|warning|error|off" : "usage: log level debug|info|warning|error|off")
+        return .error(L10n.shellLogUsage(l))
     }
 }

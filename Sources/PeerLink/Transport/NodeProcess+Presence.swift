@@ -25,17 +25,12 @@ enum NodeNotice {
     case connected(DeviceRole)
     case lost(DeviceRole)
 
-    func text(_ language: AppLanguage) -> String {
-        let ja = language == .ja
+    var text: LocalizedText {
         switch self {
-        case .listening(let address):
-            return ja ? "\(address) で待ち受けています。Apple Watch の接続を待っています…" : "listening on \(address); waiting for the watch…"
-        case .connecting(let address):
-            return ja ? "iPhone（\(address)）を待っています。接続できるまで試し続けます…" : "waiting for the phone at \(address); trying until it answers…"
-        case .connected(let peer):
-            return ja ? "\(peer == .phone ? "iPhone" : "Apple Watch") と接続しました" : "connected to the \(peer == .phone ? "phone" : "watch")"
-        case .lost(let peer):
-            return ja ? "\(peer == .phone ? "iPhone" : "Apple Watch") との接続が切れました。再接続を待っています…" : "lost the \(peer == .phone ? "phone" : "watch"); waiting to reconnect…"
+        case .listening(let address): L10n.shellListening(address)
+        case .connecting(let address): L10n.shellWaitingForPhone(address)
+        case .connected(let peer): L10n.shellConnected(peer)
+        case .lost(let peer): L10n.shellLost(peer)
         }
     }
 }
@@ -65,7 +60,7 @@ extension NodeProcess {
     }
 
     func tell(_ notice: NodeNotice) {
-        log(.info, "notice: \(notice.text(.en))")
+        log(.info, "notice: \(notice.text.en)")
         guard standardErrorLevel != nil else { return }
         let bytes = Array((notice.text(engine.ctx.language) + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
