@@ -7,7 +7,7 @@ import Simulator
 /// class is on, store damage included (one damaged store per seed, see `FaultSchedule.random`).
 /// A failing seed's message has its faults, a shrunk list and the command that replays it.
 ///
-/// 6,800 runs (34 scenarios) take about two minutes on 2 cores because the libraries are
+/// 7,800 runs (39 scenarios) take about two minutes on 2 cores because the libraries are
 /// optimized even in debug builds (see Package.swift).
 @Suite("CI sweep of the scenario library")
 struct SweepCITests {

@@ -139,7 +139,7 @@ extension SimulatedNetwork {
     /// Carries one write of the link through the faults.
     func carry(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8], _ summary: FrameSummary?) {
         let to = role.peer
-        let dir = role == .phone ? "phone>watch" : "watch>phone"
+        let dir = role == .phone ? "phone→watch" : "watch→phone"
         guard var l = link, l.id == id else { return }  // closed meanwhile
         var bytes = bytes
         var cutAfter = false
@@ -159,10 +159,13 @@ extension SimulatedNetwork {
         var arrival = start + delay
         let g = generation[to]
         if !cutAfter, rng.chance(faults.lossPercent) {
-            note("\(now) \(dir) \(kind) \(FrameFate.dropped.rawValue)")
+            note("\(now) \(dir) \(kind) \(bytes.count)B \(FrameFate.dropped.rawValue)")
+            recordFrame(from: role, kind, bytes.count, .dropped, [])
         } else if !cutAfter, rng.chance(faults.reorderPercent) {
-            note("\(now) \(dir) \(kind) \(FrameFate.reordered.rawValue)")
-            schedule(bytes, id, to: to, generation: g, at: arrival + faults.latencyMs + 1 + EpochMs(rng.next() % 20))
+            note("\(now) \(dir) \(kind) \(bytes.count)B \(FrameFate.reordered.rawValue)")
+            let late = arrival + faults.latencyMs + 1 + EpochMs(rng.next() % 20)
+            recordFrame(from: role, kind, bytes.count, .reordered, [late])
+            schedule(bytes, id, to: to, generation: g, at: late)
         } else {
             let previousArrival = lastArrival[to]
             arrival = max(arrival, previousArrival)
@@ -170,7 +173,9 @@ extension SimulatedNetwork {
             let tampered = !cutAfter && rng.chance(faults.tamperPercent)
             if tampered { bytes = RecordTamper.flippingOneByte(bytes, random: rng.next()) }
             let dup = !cutAfter && !tampered && rng.chance(faults.duplicatePercent)
-            note("\(now) \(dir) \(kind) \((tampered ? FrameFate.tampered : dup ? .duplicated : .delivered).rawValue)")
+            let fate: FrameFate = tampered ? .tampered : dup ? .duplicated : .delivered
+            note("\(now) \(dir) \(kind) \(bytes.count)B \(fate.rawValue)")
+            recordFrame(from: role, kind, bytes.count, fate, dup ? [arrival, arrival] : [arrival])
             // Over a slow link the frame's bytes arrive in pieces over its transfer time (not
             // while frames are reordered: a late frame must not land inside another one).
             let pieces = faults.reorderPercent > 0 ? [(end: bytes.count, atMs: arrival)]
@@ -193,6 +198,12 @@ extension SimulatedNetwork {
             queue.push(at, .closed(conn: id, to: to, generation: g))
             queue.push(at, .closed(conn: id, to: role, generation: generation[role]))
         }
+    }
+
+    /// Keeps the frame just noted in the trace as data, for the run report.
+    func recordFrame(from role: DeviceRole, _ label: String, _ bytes: Int, _ fate: FrameFate, _ arrivals: [EpochMs]) {
+        guard recordsFrames, recordsTrace else { return }
+        frames.append(FrameRecord(sentMs: now, from: role, label: label, bytes: bytes, fate: fate, arrivalsMs: arrivals))
     }
 
     func schedule(_ bytes: [UInt8], _ id: ConnectionID, to: DeviceRole, generation g: Int, at t: EpochMs) {

@@ -45,6 +45,11 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     public internal(set) var isLinkUp = true
     /// One line per frame and per network event: `time direction kind fate`.
     public internal(set) var trace: [String] = []
+    /// The frames of `trace` as data (send and arrival times, size, fate), kept only with
+    /// `recordsFrames` (the run report); the trace and its hash do not depend on it.
+    public internal(set) var frames: [FrameRecord] = []
+    /// Keep `frames` (needs `recordsTrace`: frames are labelled only then).
+    public var recordsFrames = false
     /// The nodes' log lines, with time and role.
     public internal(set) var logs: [String] = []
     /// Set when a node's store failed to commit.
@@ -161,10 +166,15 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
 
     // MARK: - Commands
 
+    /// The language `role`'s node speaks.
+    public func language(_ role: DeviceRole) -> AppLanguage { role == .phone ? phoneSetup.language : watchSetup.language }
+
     /// Runs a node command (as a scenario step would) at the current time.
     @discardableResult
     public func command(_ role: DeviceRole, _ line: String) -> CommandReply {
-        guard let c = NodeCommand(line: line) else { return .error("unclosed quote") }
+        guard let c = NodeCommand(line: line) else {
+            return .error(L10n.shellUnclosedQuote(line)(language(role)))
+        }
         return command(role, c)
     }
 

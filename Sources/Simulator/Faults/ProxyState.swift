@@ -38,6 +38,8 @@ struct ProxyState {
     var counts = ProxyStatus()
     var order = 0
     var timeline: [String] = []
+    /// The timeline's frames as data (the run report).
+    var frames: [FrameRecord] = []
 
     init(planner: FaultPlanner, nowMs: EpochMs) {
         self.planner = planner
@@ -115,7 +117,11 @@ struct ProxyState {
                 let (fate, times, pieces) = planner.plan(bytes: bytes.count, direction: dir, nowMs: nowMs)
                 if fate == .tampered { bytes = RecordTamper.flippingOneByte(bytes, random: planner.rng.next()) }
                 // The proxy sees what any relay sees: records, sealed once the handshake is done.
-                timeline.append("\(nowMs) \(dir.rawValue) \(record.type) \(bytes.count)B \(fate.rawValue)")
+                let label = FrameLabeler.label(record: bytes)
+                timeline.append("\(nowMs) \(dir.rawValue) \(label) \(bytes.count)B \(fate.rawValue)")
+                let arrivals = pieces.count > 1 ? [pieces.last!.atMs] + times.dropFirst() : times
+                frames.append(FrameRecord(sentMs: nowMs, from: dir == .watchToPhone ? .watch : .phone, label: label, bytes: bytes.count,
+                                          fate: fate, arrivalsMs: arrivals))
                 switch fate {
                 case .dropped: counts.dropped += 1
                 case .duplicated: counts.duplicated += 1

@@ -14,6 +14,8 @@ public final class ScenarioRunner {
     var clocks: [DeviceRole: WallClockModel] = [.phone: WallClockModel(), .watch: WallClockModel()]
     var seed: UInt64 = 1
     var timeline: [String] = []
+    /// Records the run for the HTML report (frames, faults, checks' times, screens); nil: off.
+    public var recorder: RunRecorder?
 
     public init(driver: ScenarioDriver) { self.driver = driver }
 
@@ -26,9 +28,12 @@ public final class ScenarioRunner {
         seed = scenario.seed
         do {
             try driver.start(scenario)
+            recorder?.started(driver, atMs: nowMs)
             for step in scenario.steps {
                 try advance(to: step.atMs)
-                result.checks += try perform(step)
+                let checks = try perform(step)
+                result.checks += checks
+                recorder?.stepDone(step, checks: checks, faults: faults, driver: driver, atMs: nowMs)
                 result.stepsRun += 1
             }
             _ = try driver.settle()
@@ -47,6 +52,7 @@ public final class ScenarioRunner {
         result.timeline = timeline
         result.logs = driver.nodeLogs()
         result.traceHash = driver.traceHash(timeline: timeline)
+        result.recording = recorder?.finish(driver, atMs: nowMs)
         result.notes += driver.stop(keepState: keepState || !result.passed)
         result.wallMs = ChildProcess.monotonicMs() - wallStart
         return result
@@ -66,6 +72,13 @@ public final class ScenarioRunner {
         }
     }
 
+    /// A line of the runner's own (a fault, a restart) in the timeline, after what the
+    /// driver recorded of the step: the timeline stays in time order.
+    func note(_ line: String) {
+        timeline += driver.takeTimeline()
+        timeline.append(line)
+    }
+
     /// Fast-forward is exact only when nothing can happen on the link but heartbeats.
     func canFastForward(_ q: QuietState) -> Bool {
         fastForward && faults.isClear && q.phoneConnected && q.watchConnected && q.nothingOutstanding && !q.connecting
@@ -80,11 +93,14 @@ public final class ScenarioRunner {
             if m != WallClockModel() { try driver.setWallOffset(role, m.offset(at: t)) }
         }
         try driver.advanceClocks(to: t, idleLink: idleLink)
+        recorder?.timePassed(driver, to: t)
     }
 
     // MARK: - Steps
 
     func perform(_ step: ScenarioStep) throws -> [CheckOutcome] {
+        // What crossed the link before this step comes before whatever the step adds.
+        timeline += driver.takeTimeline()
         switch step.action {
         case .node(let role, let cmd):
             guard driver.isRunning(role) else {
@@ -128,16 +144,16 @@ public final class ScenarioRunner {
                 change.apply(to: &faults)
                 try driver.setFaults(faults)
             }
-            timeline.append("\(nowMs) link: \(faults)")
+            note("\(nowMs) link: \(faults)")
             return []
         case .kill(let role):
             try driver.kill(role)
-            timeline.append("\(nowMs) kill -9 \(role)")
+            note("\(nowMs) kill -9 \(role)")
             return []
         case .restart(let role):
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
-            timeline.append("\(nowMs) restart \(role)")
+            note("\(nowMs) restart \(role)")
             return []
         case .clock(let role, let change):
             clocks[role]!.apply(change, at: nowMs)
@@ -153,7 +169,7 @@ public final class ScenarioRunner {
             decoder.feed(answer)
             var kinds: [String] = []
             while let r = try? decoder.next() { kinds.append("\(r.type)") }
-            timeline.append("\(nowMs) a stranger tried to pair with the phone; it answered: \(kinds.joined(separator: ", "))")
+            note("\(nowMs) a stranger tried to pair with the phone; it answered: \(kinds.joined(separator: ", "))")
             let sawOnlyHandshake = kinds.allSatisfy { $0 == "reject" }
             return [CheckOutcome(location: step.location, description: "stranger connects", passed: sawOnlyHandshake,
                                  detail: sawOnlyHandshake ? "refused; it saw only \(kinds.isEmpty ? "nothing" : kinds.joined(separator: ", "))" : "it saw \(kinds.joined(separator: ", "))")]
@@ -163,7 +179,7 @@ public final class ScenarioRunner {
             let dropped = try driver.rollBackStore(role, seed: seed)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
-            timeline.append("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
+            note("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
             return []
         case .corruptStore(let role):
             try driver.kill(role)
@@ -171,7 +187,7 @@ public final class ScenarioRunner {
             try driver.corruptStore(role, seed: seed)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
-            timeline.append("\(nowMs) corrupt store of \(role), restart")
+            note("\(nowMs) corrupt store of \(role), restart")
             return []
         }
     }

@@ -18,6 +18,9 @@ public struct SimOptions: Sendable {
     /// Mixed into the seed of the network (nonces, incarnations, fault decisions); sweeps
     /// give each seed its own.
     public var networkSeed: UInt64?
+    /// Record the run for the HTML report (`RunRecorder`: frames as data, screens at moments);
+    /// it does not change the run or its trace.
+    public var recordsReport = false
 
     public init() {}
 }
@@ -61,6 +64,7 @@ public final class SimDriver: ScenarioDriver {
                                phone: .init(makeApp: { PhoneApp(fileSink: sink) }, config: pc, calendar: calendar, language: s.language),
                                watch: .init(makeApp: { WatchApp() }, config: wc, calendar: calendar, language: s.language))
         n.recordsTrace = options.recordsTrace
+        n.recordsFrames = options.recordsReport
         n.faults = NetworkFaults(LinkFaults())
         network = n
         if options.checksInvariants {
@@ -132,7 +136,7 @@ public final class SimDriver: ScenarioDriver {
     public func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError> {
         let n = try net()
         guard !n.isDown(role) else { return .failure(NodeCallError(message: "the \(role) is not running")) }
-        guard let c = NodeCommand(line: command) else { return .failure(NodeCallError(message: "unclosed quote in: \(command)")) }
+        guard let c = NodeCommand(line: command) else { return .failure(NodeCallError(message: L10n.shellUnclosedQuote(command)(n.language(role)))) }
         if !ProcessDriver.isReadOnly(command) { lastQuiet = nil }
         if let r = shellCommand(role, c, n) { return r }  // tz and disconnect: not read-only
         let reply = n.command(role, c)  // parsed once, above
@@ -147,7 +151,7 @@ public final class SimDriver: ScenarioDriver {
             return .success(["mono": .int(n.now), "wall": .int(n.now + offset), "virtual": .bool(true)])
         case "tz":
             guard c.words.count == 2, let cal = LocalCalendar(identifier: c.words[1]) else {
-                return .failure(NodeCallError(message: "usage: tz ZONE (e.g. tz America/Los_Angeles)"))
+                return .failure(NodeCallError(message: L10n.shellTimeZoneUsage(n.language(role))))
             }
             n.setCalendar(role, cal)
             return .success(.string(c.words[1]))
