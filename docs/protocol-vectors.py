@@ -111,6 +111,8 @@ def delta(origin, inc, base, upto, ackinc, ackseq, part, parts, reset, coverage,
     if coverage:
         for bound in coverage:
             out += (b"\x01" + string(bound[0]) + string(bound[1])) if bound else b"\x00"
+    # a record's fields go in UTF-8 order of their names (§ 12), whatever order they are given in
+    records = [(c, i, sorted(f, key=lambda x: x[0].encode()), t) for (c, i, f, t) in records]
     stamps = []; names = []; writers = []
     for (coll, rid, fields, tomb) in records:
         if tomb: stamps.append(tomb)

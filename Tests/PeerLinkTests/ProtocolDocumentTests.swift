@@ -131,16 +131,23 @@ struct ProtocolDocumentTests {
         #expect(CanonicalEncoding.encodedSize(Self.canonicalValue) == bytes.count)
     }
 
+    /// The vector's records as a store holds and sends them: merged from records whose fields
+    /// come in any order, then read back with `changes(after:)`, the production path of a
+    /// delta (which puts a record's fields in UTF-8 order of their names, § 12).
     @Test func theDeltaIsTheDocumentsByteForByte() throws {
         func stamp(_ wall: Int64, _ counter: UInt32, _ replica: UInt16) -> HLCTimestamp { HLCTimestamp(wallMs: wall, counter: counter, replica: replica) }
+        var store = ReplicaState(replica: 2)
+        store.apply([
+            DeltaRecord(key: RecordKey("workout", "w1"), fields: [("title", "朝ラン", stamp(1_780_000_002_000, 0, 1)),
+                                                                  ("kcal", 130, stamp(1_780_000_000_000, 2, 2))], tombstone: nil),
+            DeltaRecord(key: RecordKey("goal", "g10"), fields: [("title", "Marathon", stamp(1_780_000_000_000, 0, 2)),
+                                                                 ("target", 42, stamp(1_780_000_000_500, 1, 2))], tombstone: nil),
+            DeltaRecord(key: RecordKey("goal", "g11"), fields: [], tombstone: stamp(1_780_000_001_000, 0, 1)),
+        ], wallMs: 1_780_000_003_000)
+        let records = store.changes(after: 0, excludingWriter: nil)
+        #expect(records.map { $0.fields.map(\.name) } == [["target", "title"], [], ["kcal", "title"]])
         var d = ReplicaDelta(origin: 2, incarnation: 0x0A0B_0C0D_0E0F_1011, baseSeq: 4, upToSeq: 9, ackIncarnation: 0x1112_1314_1516_1718, ackSeq: 3,
-                             part: 1, partCount: 2, records: [
-                                 DeltaRecord(key: RecordKey("goal", "g10"), fields: [("title", "Marathon", stamp(1_780_000_000_000, 0, 2)),
-                                                                                      ("target", 42, stamp(1_780_000_000_500, 1, 2))], tombstone: nil),
-                                 DeltaRecord(key: RecordKey("goal", "g11"), fields: [], tombstone: stamp(1_780_000_001_000, 0, 1)),
-                                 DeltaRecord(key: RecordKey("workout", "w1"), fields: [("kcal", 130, stamp(1_780_000_000_000, 2, 2)),
-                                                                                       ("title", "朝ラン", stamp(1_780_000_002_000, 0, 1))], tombstone: nil),
-                             ])
+                             part: 1, partCount: 2, records: records)
         d.coverage = DeltaCoverage(from: RecordKey("goal", "g1"), through: nil)
         let bytes = try Self.hex("delta", "delta-hex")
         #expect(ReplicaDeltaCodec.encode(d) == bytes)
