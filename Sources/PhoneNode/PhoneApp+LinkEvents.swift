@@ -27,7 +27,7 @@ extension PhoneApp {
             if case .dictionary(let d) = payload { reply = d }
             if let error = reply["error"] {
                 state.link.lastStartResult = "error: \(error.stringValue ?? error.jsonString())"
-                ctx.log(.warning, "the watch refused startWorkout: \(error.jsonString())")
+                ctx.log(.warning, "the watch refused startWorkout: \(error.logText())")
             } else {
                 state.link.lastStartResult = "ok"
             }
@@ -45,7 +45,7 @@ extension PhoneApp {
         case .didFinishUserInfoTransfer(_, let error?):
             state.link.recordLinkError(error.code.name)
         case .didReceiveUserInfo(let info, _):
-            ctx.log(.debug, "ignored user info from the watch: \(info.jsonString())")
+            ctx.log(.debug, "ignored user info from the watch: \(info.logSummary())")
         case .peerAppStateDidChange(let watch):
             endLiveWorkoutIfTheWatchHasNone(watch, &ctx)
         default:
@@ -64,7 +64,7 @@ extension PhoneApp {
             endLiveWorkout(id: d["workoutID"]?.stringValue, &ctx)
             return ["ok": true]
         default:
-            ctx.log(.debug, "ignored a message from the watch: \(PlistValue.dictionary(d).jsonString())")
+            ctx.log(.debug, "ignored a message from the watch: \(PlistValue.dictionary(d).logSummary())")
             return ["error": "unknown message"]
         }
     }

@@ -67,7 +67,7 @@ extension PhoneApp {
     /// understood (logged, ignored).
     mutating func onLivePayload(_ fields: PlistValue, _ ctx: inout NodeContext) -> Bool {
         guard let live = LiveWorkout(fields: fields, receivedMs: ctx.now) else {
-            ctx.log(.warning, "ignored a live workout payload without a known state: \(fields.jsonString())")
+            ctx.log(.warning, "ignored a live workout payload without a known state: \(fields.logSummary())")
             return false
         }
         state.live = live

@@ -90,7 +90,7 @@ extension WatchApp {
             break  // the watch's messages expect no reply; a receipt is not reported
         case .didReceiveApplicationContext(let context):
             link.contextsReceived += 1
-            ctx.log(.info, "link: application context from the phone: \(context.jsonString())")
+            ctx.log(.info, "link: application context from the phone: \(context.logText())")
         case .didFinishFileTransfer(let t, let error):
             if t.path.hasPrefix(Self.outgoingFilesDirectory + "/") { ctx.files?.remove(t.path) }
             if let error {

@@ -16,7 +16,7 @@ extension WatchApp {
     {
         switch PhonePayload.parse(payload, isComplication: isComplication) {
         case nil:
-            ctx.log(.debug, "ignored a payload from the phone: \(payload.jsonString())")
+            ctx.log(.debug, "ignored a payload from the phone: \(payload.logSummary())")
             return nil
         case .failure(let e)?:
             ctx.log(.warning, e.description)

@@ -57,7 +57,7 @@ extension LinkSession {
                 try onFileEnd(frame, now: now)
             case .reject:
                 var r = ByteReader(frame.body)
-                let reason = (try? r.readString()) ?? "no reason"
+                let reason = Self.cut((try? r.readString()) ?? "no reason", toBytes: Self.maxRejectReasonBytes)  // the peer's text: bounded in the log
                 noteRefusal(.warning, "peer closed the link: \(reason)", now: now)
                 actions.append(.close(id, reason: "closed by peer: \(reason)"))
             case .hello, .helloReply, .auth, .ready:
