@@ -144,7 +144,11 @@ extension NodeContext {
     /// `transferCurrentComplicationUserInfo(_:)` (phone): the budget counts per day of the
     /// device's local calendar.
     public mutating func transferCurrentComplicationUserInfo(_ info: PlistValue) -> Result<UserInfoTransfer, WCError> {
-        session.transferCurrentComplicationUserInfo(info, localDay: calendar.civilDate(now), now: session.clockMs)
+        let r = session.transferCurrentComplicationUserInfo(info, localDay: calendar.civilDate(now), now: session.clockMs)
+        if case .success(let t) = r, t.isCurrentComplicationInfo {
+            DeliveryRecords.complicationWrite(info, sent: true, atMs: session.clockMs, into: &batch)
+        }
+        return r
     }
 
     /// `remainingComplicationUserInfoTransfers` today (local calendar).

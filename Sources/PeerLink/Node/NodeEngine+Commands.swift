@@ -39,6 +39,7 @@ extension NodeEngine {
     func engineQuery(_ path: [String]) -> PlistValue? {
         switch path.first {
         case "digest": return .string(ctx.replica.digestHex())
+        case "sync-state" where path.count <= 2: return path.count == 1 ? syncStateValue() : syncStateValue()[path[1]]
         case "count":
             guard path.count == 2 else { return nil }
             return .int(Int64(ctx.replica.count(in: path[1])))

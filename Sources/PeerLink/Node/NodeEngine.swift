@@ -36,6 +36,8 @@ public final class NodeEngine<App: NodeApp> {
     public let files: any FileStorage
     /// Running SHA-256 of files being received, by path (see `NodeFiles.swift`).
     var fileHashes: [String: IncrementalHash] = [:]
+    /// Hashes of files delivered each way, for the delivery records (see `NodeEngine+SyncState`).
+    var deliveryHashes = DeliveryHashes()
     /// Set when a commit failed: the node must stop.
     public private(set) var failed: String?
     /// The node's wall clock minus its monotonic clock: what clock faults (bump, drift,
@@ -282,6 +284,7 @@ public final class NodeEngine<App: NodeApp> {
 
     private func deliver(_ event: LinkEvent) {
         if ctx.handleMessageOutcome(event) { return }
+        recordDelivery(event)
         switch event {
         case .didReceiveUserInfo(let info, _):
             if case .data(let bytes)? = info[NodeContext.replicaSyncKey] {

@@ -51,8 +51,10 @@ extension NodeEngine {
             let h = fileHashes.removeValue(forKey: Self.sendHashKey(number)) ?? IncrementalHash()
             try hashFile(path, into: h, upTo: sizeBytes)
             guard h.byteCount == sizeBytes, files.size(path) == sizeBytes else { throw FileStorageError("\(path) changed while it was sent") }
+            let sha = h.finish()
+            deliveryHashes.sent[number] = sha
             connectionFrames[id]?.sent += 1
-            heldSends.append(.send(id, FrameEncoder.encode(Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: h.finish())))))
+            heldSends.append(.send(id, FrameEncoder.encode(Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: sha)))))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
         }
@@ -81,8 +83,10 @@ extension NodeEngine {
                 fileHashes[from] = nil
                 fileHashes[to] = nil
                 try files.move(from: from, to: to)
+                deliveryHashes.verified[to] = deliveryHashes.verified.removeValue(forKey: from)
             case .remove(let path):
                 fileHashes[path] = nil
+                deliveryHashes.verified[path] = nil
                 files.remove(path)
             case .measure(let number, let path):
                 guard let size = files.size(path) else {
@@ -94,6 +98,7 @@ extension NodeEngine {
                 // The running hash when it covers the whole file; else the file is read again.
                 let running = fileHashes.removeValue(forKey: path)
                 let actual = try running.flatMap { $0.byteCount == files.size(path) ? $0.finish() : nil } ?? files.sha256(path)
+                deliveryHashes.verified[path] = actual
                 ctx.session.onFileVerified(number: number, matches: actual == sha, now: monoNow)
             }
         } catch {

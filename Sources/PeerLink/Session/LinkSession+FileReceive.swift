@@ -8,6 +8,19 @@ extension LinkSession {
     /// The inbox directory (relative to the node's file root).
     public static let inboxDirectory = "inbox"
 
+    /// Where a verified file is delivered: `inbox/<peer-incarnation>-<number>-<name>`.
+    static func inboxPath(peerIncarnation: UInt64, number: UInt64, name: String) -> String {
+        "\(Self.inboxDirectory)/\(String(peerIncarnation, radix: 16))-\(number)-\(name)"
+    }
+
+    /// The peer store and file number of a delivered file's inbox path (nil for another path).
+    public static func inboxOrigin(_ path: String) -> (peerIncarnation: UInt64, number: UInt64)? {
+        guard path.hasPrefix(inboxDirectory + "/") else { return nil }
+        let parts = path.dropFirst(inboxDirectory.count + 1).split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let inc = UInt64(parts[0], radix: 16), let n = UInt64(parts[1]) else { return nil }
+        return (inc, n)
+    }
+
     /// Where the incoming file is written while it arrives.
     func partPath(_ number: UInt64) -> String {
         "\(Self.inboxDirectory)/\(String(persistent.peerIncarnation, radix: 16))-\(number).part"
@@ -92,7 +105,7 @@ extension LinkSession {
         let part = partPath(number)
         let conn = active?.id
         if matches {
-            let file = ReceivedFile(path: "\(Self.inboxDirectory)/\(String(persistent.peerIncarnation, radix: 16))-\(number)-\(cur.name)",
+            let file = ReceivedFile(path: Self.inboxPath(peerIncarnation: persistent.peerIncarnation, number: number, name: cur.name),
                                     name: cur.name, metadata: cur.metadata, sizeBytes: cur.sizeBytes)
             actions.append(.file(.move(from: part, to: file.path)))
             persistent.incomingFile = nil

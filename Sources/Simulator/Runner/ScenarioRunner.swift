@@ -14,6 +14,9 @@ public final class ScenarioRunner {
     var clocks: [DeviceRole: WallClockModel] = [.phone: WallClockModel(), .watch: WallClockModel()]
     var seed: UInt64 = 1
     var timeline: [String] = []
+    /// When each node's store was last damaged (corrupt, rollback): what it lost then may not
+    /// come back (see `ConvergenceCheck`).
+    var damagedAtMs: [DeviceRole: EpochMs] = [:]
 
     public init(driver: ScenarioDriver) { self.driver = driver }
 
@@ -161,6 +164,7 @@ public final class ScenarioRunner {
             try driver.kill(role)
             seed &+= 0x9E37
             let dropped = try driver.rollBackStore(role, seed: seed)
+            damagedAtMs[role] = nowMs
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
             timeline.append("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
@@ -169,6 +173,7 @@ public final class ScenarioRunner {
             try driver.kill(role)
             seed &+= 0x9E37
             try driver.corruptStore(role, seed: seed)
+            damagedAtMs[role] = nowMs
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
             timeline.append("\(nowMs) corrupt store of \(role), restart")
@@ -176,23 +181,27 @@ public final class ScenarioRunner {
         }
     }
 
-    /// What each running node still has in flight, from its `link` and `status` answers.
+    /// What each running node still has in flight, from its `sync-state` answer.
     func outstandingSummary() throws -> String {
         var parts: [String] = []
         for role in DeviceRole.allCases where driver.isRunning(role) {
-            guard case .success(let s) = try driver.call(role, "status") else { continue }
-            var items: [String] = []
-            if let n = s["outstandingUserInfo"]?.intValue, n > 0 { items.append("\(n) user info") }
-            if s["syncInFlight"]?.boolValue == true { items.append("a replica delta") }
-            if let n = s["outstandingFiles"]?.intValue, n > 0 { items.append("\(n) files") }
-            if let n = s["pendingMessages"]?.intValue, n > 0 { items.append("\(n) messages awaiting replies") }
-            if s["contextUnacknowledged"]?.boolValue == true { items.append("an application context") }
+            guard case .success(let s) = try driver.call(role, "query sync-state") else { continue }
+            let items = ConvergenceCheck.outstandingItems(s)
             parts.append("\(role): " + (items.isEmpty ? "nothing" : items.joined(separator: ", ")))
         }
         return parts.joined(separator: "; ")
     }
 
-    /// Waits (in virtual time, up to `convergeWithinMs`) for equal digests with nothing in flight.
+    /// The parts of the two nodes' sync state that differ (see `ConvergenceCheck`).
+    func syncStateDifferences() throws -> [String] {
+        guard case .success(let p) = try driver.call(.phone, "query sync-state") else { return ["the phone did not report its sync state"] }
+        guard case .success(let w) = try driver.call(.watch, "query sync-state") else { return ["the watch did not report its sync state"] }
+        return ConvergenceCheck.differences(phone: p, watch: w, damagedAtMs: damagedAtMs)
+    }
+
+    /// Waits (in virtual time, up to `convergeWithinMs`) until both nodes are connected and
+    /// agree on everything they must (`ConvergenceCheck`): equal digests, contexts,
+    /// complication payload and files, nothing in flight.
     func converge(_ step: ScenarioStep) throws -> CheckOutcome {
         let limit = nowMs + convergeWithinMs
         while true {
@@ -207,14 +216,19 @@ public final class ScenarioRunner {
                     equal = p == w
                 }
             }
+            var parts: [String] = []
             if connected && q.nothingOutstanding && equal {
-                return CheckOutcome(location: step.location, description: "expect converged", passed: true, detail: "")
+                parts = try syncStateDifferences()
+                if parts.isEmpty {
+                    return CheckOutcome(location: step.location, description: "expect converged", passed: true, detail: "")
+                }
             }
             if nowMs >= limit {
                 var why: [String] = []
                 if !connected { why.append("the link is down") }
                 if !q.nothingOutstanding { why.append("transfers still outstanding (\(try outstandingSummary()))") }
                 if !equal { why.append("digests differ (phone \(digests.0.prefix(16))…, watch \(digests.1.prefix(16))…)") }
+                why += parts
                 return CheckOutcome(location: step.location, description: "expect converged", passed: false,
                                     detail: why.joined(separator: "; ") + " after \(convergeWithinMs / 1000) s")
             }
