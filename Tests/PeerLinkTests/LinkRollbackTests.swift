@@ -54,6 +54,31 @@ struct LinkRollbackTests {
         #expect(p.watch.outstandingUserInfoTransfers.isEmpty)
     }
 
+    /// The phone set context A then B; its store goes back to after A. The watch holds B as
+    /// version 2: the phone must not take version 2 for its own A, but send A again after it.
+    @Test func aSenderWhoseStoreWentBackSendsItsContextAgainUnderALaterVersion() throws {
+        var p = SessionPair.connected()
+        _ = p.phone.updateApplicationContext(["goal": "A"], now: p.now)
+        p.collect()
+        p.run()
+        let afterA = p.phone.persistent
+        _ = p.phone.updateApplicationContext(["goal": "B"], now: p.now)
+        _ = try p.phone.transferUserInfo(["n": 1], now: p.now).get()
+        p.collect()
+        p.run()
+        #expect(p.watch.receivedApplicationContext == ["goal": "B"] && p.watch.persistent.receivedContextVersion == 2)
+
+        p.disconnect()
+        p.phone = LinkSession(config: p.phone.config, persistent: afterA, seed: 9)
+        p.phone.activate()
+        p.connect()
+        p.run()
+        #expect(p.phoneLogs.contains { $0.contains("went back in time") })
+        #expect(p.phone.persistent.contextVersion == 3)
+        #expect(p.watch.receivedApplicationContext == p.phone.applicationContext)
+        #expect(p.watch.persistent.receivedContextVersion == 3)
+    }
+
     @Test func anOrdinaryReconnectIsNotTakenForARollback() throws {
         var p = SessionPair.connected()
         _ = try p.watch.transferUserInfo(["n": 1], now: p.now).get()

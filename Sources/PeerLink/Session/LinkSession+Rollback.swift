@@ -10,7 +10,8 @@ import Shared
 /// - user info this store never sent, with such a seq, is a new transfer that reuses a number
 ///   from the lost history: numbered again after what the peer delivered, and so is every
 ///   transfer queued after it in its stream, in the same order (first in, first out holds);
-/// - the sequence, context and file counters move past what the peer holds;
+/// - the sequence, context and file counters move past what the peer holds, and the context
+///   this store holds is sent again under the next version (the peer's may be another one);
 /// - the node is told (`selfLostData`) so the replica asks the peer for everything again.
 extension LinkSession {
     mutating func recoverFromOwnRollback(peer info: SessionInfo) {
@@ -51,8 +52,11 @@ extension LinkSession {
             outboxes[item.stream.rawValue].append(item)  // above every kept seq: stays in order
         }
         if info.contextVersionReceived > persistent.contextVersion {
-            persistent.contextVersion = info.contextVersionReceived
+            // The peer holds a version set in the lost history, whose content need not be the
+            // context this store holds: number ours after it and send it again (latest wins),
+            // or the two would keep different contexts under one version.
             persistent.contextAckedVersion = info.contextVersionReceived
+            persistent.contextVersion = info.contextVersionReceived + (persistent.applicationContext == nil ? 0 : 1)
         }
         if info.lastFileDelivered >= persistent.nextFileNumber { persistent.nextFileNumber = info.lastFileDelivered + 1 }
         metaDirty = true
