@@ -41,6 +41,10 @@ public struct NodeContext: Sendable {
     /// This store's replica incarnation (random, chosen when the store was created).
     public var storeIncarnation: UInt64 { sync.persistent.incarnation }
 
+    /// The replica sync's durable bookkeeping (what it acknowledged of the peer and the peer of
+    /// it), for checkers.
+    public var syncPersistent: ReplicaSync.Persistent { sync.persistent }
+
     // MARK: - Replicated state
 
     /// Writes a typed record (all its fields) to the replicated state.

@@ -114,7 +114,8 @@ public enum SeedSweep {
     public static func kind(of problem: String) -> String {
         if problem.hasPrefix("error:") { return "error" }
         if problem.hasPrefix("convergence:") { return "convergence" }
-        if problem.contains("went back") { return "monotonic" }
+        if problem.contains("went back") || problem.contains("changed incarnation") || problem.contains("started a new store")
+            || problem.contains("rolled-back store holds") { return "monotonic" }
         if problem.contains("twice") { return "duplicate" }
         return "lost"
     }
