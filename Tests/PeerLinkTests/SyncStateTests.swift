@@ -76,3 +76,17 @@ struct SyncStateTests {
     }
 }
 
+/// A node's store identity is durable from its first launch.
+@Suite("Store identity")
+struct StoreIdentityTests {
+    @Test func aNodeKilledBeforeItEverConnectedComesBackAsTheSameStore() throws {
+        let n = try makeNetwork(seed: 6)
+        n.setLink(up: false)
+        let first = n.watch.ctx.session.persistent.incarnation
+        n.advance(by: 5_000)
+        #expect(!n.watch.ctx.session.isConnected)
+        n.kill(.watch)
+        try n.restart(.watch)
+        #expect(n.watch.ctx.session.persistent.incarnation == first)
+    }
+}

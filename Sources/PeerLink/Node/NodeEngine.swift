@@ -85,6 +85,11 @@ public final class NodeEngine<App: NodeApp> {
             ctx.log(.error, "store corrupt (\(reason)); moved to \(moved); started from the initial state; the peer will resend its data")
             ctx.launchedAfterStoreReset = true
         }
+        if linkState.incarnation == newIncarnation {
+            // A new link store: its identity is written with the launch, so a node killed
+            // before it first connects comes back as the same store, not as another one.
+            ctx.session.metaDirty = true
+        }
         ctx.session.onClock(now: now)
         ctx.session.activate()
         self.app.onLaunch(&ctx)
