@@ -52,13 +52,27 @@ extension LinkSession {
     /// The sender's SHA-256 of the whole file: check the file once all of it is committed.
     mutating func onFileEnd(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let (n, sha) = try FrameBodies.FileEnd.decode(frame.body)
-        guard var cur = persistent.incomingFile, cur.number == n else { return }
+        guard var cur = persistent.incomingFile, cur.number == n else {
+            // Delivered already: the sender resends because our `fileAck delivered` was lost.
+            // Say it again, or the transfer stays outstanding until the next connection.
+            if n <= persistent.lastFileDelivered, let a = active {
+                send(a.id, Frame(.fileAck, FrameBodies.FileAck.delivered(number: n).encode()))
+            }
+            return
+        }
         if cur.sha256 != sha {
             cur.sha256 = sha
             persistent.incomingFile = cur
             persist { LinkPersistence.incomingWrite(cur, into: &$0) }
         }
-        if cur.committedBytes == cur.sizeBytes { actions.append(.file(.verify(number: n, path: partPath(n), sha256: sha))) }
+        if cur.committedBytes == cur.sizeBytes {
+            actions.append(.file(.verify(number: n, path: partPath(n), sha256: sha)))
+        } else if incomingWrittenBytes < cur.sizeBytes, let a = active {
+            // The sender thinks it sent everything, yet bytes are missing: our `fileResume` (after a
+            // gap or a failed check) was lost. Ask again, or neither side would send anything more.
+            resumeRequestedAt = incomingWrittenBytes
+            send(a.id, Frame(.fileResume, FrameBodies.encodeVarints(n, UInt64(incomingWrittenBytes))))
+        }
     }
 
     mutating func onFileChunk(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
