@@ -58,8 +58,11 @@ struct LinkFileTests {
         #expect(p.phoneFiles.list("inbox").isEmpty)
     }
 
+    /// A chunk changed on the way: the receiver's check (`FileChecksum.verify`, as the engine
+    /// runs it) fails, the file is sent again and delivered once, never the damaged copy.
     @Test func checksumMismatchIsRetriedAndNeverDelivered() throws {
         var p = SessionPair.connected()
+        p.phoneKeepsFilesIn = "kept"
         let data = Self.content(300_000)
         try p.watchFiles.write("f.bin", offset: 0, bytes: data)
         _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
@@ -74,6 +77,7 @@ struct LinkFileTests {
         #expect(p.phoneLogs.contains { $0.contains("failed its SHA-256 check") })
         let got = Self.received(p)
         #expect(got.count == 1)
+        #expect(try p.phoneFiles.readAll("kept/f.bin") == data, "the copy kept is the one sent")
         #expect(Self.finished(p).count == 1 && Self.finished(p)[0].1 == nil)
     }
 
