@@ -43,7 +43,8 @@ let usage = """
 
     sweep: runs FILE in sim mode once per seed with a random fault schedule (partitions, loss,
     duplication, reordering, latency, bandwidth, slicing, close-after, resets, kill/crash,
-    clock bumps/drift/freeze, corruption/rollback; which classes are on is drawn per seed),
+    clock bumps/drift/freeze, corruption/rollback, damage to a partial file; which classes are on
+    is drawn per seed),
     then clears the faults, restarts both nodes and checks convergence, that no acknowledged
     user-info transfer was lost or delivered twice, and that each node's clock and seq only
     went forward. A failure prints the seed, its faults, a shrunk minimal fault list and the
@@ -55,7 +56,8 @@ let usage = """
       --logs          print the nodes' log lines of each failing seed (use with --seed)
       --jobs J        threads (default 2)
       --classes LIST  only these fault classes (comma-separated): partition, lossy, latency,
-                      bandwidth, slicing, close-after, resets, kills, clocks, corruption, rollback
+                      bandwidth, slicing, close-after, resets, kills, clocks, corruption, rollback,
+                      damage-partial-file
       --without LIST  all fault classes but these
       --no-shrink     do not shrink failing schedules
     """

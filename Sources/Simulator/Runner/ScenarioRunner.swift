@@ -17,6 +17,9 @@ public final class ScenarioRunner {
     /// When each node's store was last damaged (corrupt, rollback): what it lost then may not
     /// come back (see `ConvergenceCheck`).
     var damagedAtMs: [DeviceRole: EpochMs] = [:]
+    /// Nodes whose partial incoming file is to be damaged as soon as they hold one with
+    /// committed content (`damage-partial-file`).
+    var armedFileDamage: Set<DeviceRole> = []
 
     public init(driver: ScenarioDriver) { self.driver = driver }
 
@@ -83,6 +86,25 @@ public final class ScenarioRunner {
             if m != WallClockModel() { try driver.setWallOffset(role, m.offset(at: t)) }
         }
         try driver.advanceClocks(to: t, idleLink: idleLink)
+        try damageArmedPartialFiles()
+    }
+
+    /// `damage-partial-file`: once the node holds a partial incoming file with committed
+    /// content, it is killed, bytes of that content are changed, and it is restarted.
+    func damageArmedPartialFiles() throws {
+        guard !armedFileDamage.isEmpty else { return }
+        for role in DeviceRole.allCases where armedFileDamage.contains(role) && driver.isRunning(role) {
+            _ = try driver.settle()
+            guard case .success(let f) = try driver.call(role, "query sync-state incomingFile"),
+                  let committed = f["committedBytes"]?.intValue, committed > 0, let path = f["path"]?.stringValue else { continue }
+            armedFileDamage.remove(role)
+            try driver.kill(role)
+            seed &+= 0x9E37
+            let what = try driver.damagePartialFile(role, path: path, committedBytes: committed, seed: seed)
+            try driver.restart(role)
+            try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
+            timeline.append("\(nowMs) damage the partial file of \(role) (\(what ?? "nothing to damage")), restart")
+        }
     }
 
     // MARK: - Steps
@@ -168,6 +190,10 @@ public final class ScenarioRunner {
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
             timeline.append("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
+            return []
+        case .damagePartialFile(let role):
+            armedFileDamage.insert(role)
+            try damageArmedPartialFiles()
             return []
         case .corruptStore(let role):
             try driver.kill(role)

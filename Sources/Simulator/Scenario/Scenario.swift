@@ -64,6 +64,9 @@ public enum ScenarioAction: Sendable {
     /// after a torn write), and restarts it: the store is intact but older than what the
     /// node had acknowledged.
     case rollbackStore(DeviceRole)
+    /// Kills the node, changes bytes in the part of its partial incoming file that it has
+    /// committed, and restarts it; armed until the node holds such a file (`ScenarioRunner`).
+    case damagePartialFile(DeviceRole)
 }
 
 /// A change to the link faults (`link …` steps).

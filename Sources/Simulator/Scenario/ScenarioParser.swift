@@ -233,7 +233,7 @@ public struct ScenarioParser {
             return ScenarioStep(atMs: at, action: .stranger, location: loc, text: "stranger connects")
         case "link":
             return try linkStep(Array(words.dropFirst()), at: at, loc: loc, text: words.joined(separator: " "))
-        case "kill", "restart", "crash", "corrupt", "rollback":
+        case "kill", "restart", "crash", "corrupt", "rollback", "damage-partial-file":
             guard words.count == 2, let role = DeviceRole(rawValue: words[1]) else {
                 throw ScenarioError(location: loc, message: "expected '\(target) phone' or '\(target) watch'")
             }
@@ -243,6 +243,7 @@ public struct ScenarioParser {
             case "restart": return ScenarioStep(atMs: at, action: .restart(role), location: loc, text: text)
             case "corrupt": return ScenarioStep(atMs: at, action: .corruptStore(role), location: loc, text: text)
             case "rollback": return ScenarioStep(atMs: at, action: .rollbackStore(role), location: loc, text: text)
+            case "damage-partial-file": return ScenarioStep(atMs: at, action: .damagePartialFile(role), location: loc, text: text)
             default:
                 pendingSteps.append(ScenarioStep(atMs: at, action: .restart(role), location: loc, text: "restart \(role)"))
                 return ScenarioStep(atMs: at, action: .kill(role), location: loc, text: text)
@@ -271,7 +272,7 @@ public struct ScenarioParser {
             }
             return ScenarioStep(atMs: at, action: .clock(role, change), location: loc, text: text)
         default:
-            throw ScenarioError(location: loc, message: "unknown action '\(target)' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, stranger or every)")
+            throw ScenarioError(location: loc, message: "unknown action '\(target)' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, damage-partial-file, stranger or every)")
         }
     }
 

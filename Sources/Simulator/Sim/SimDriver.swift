@@ -116,6 +116,12 @@ public final class SimDriver: ScenarioDriver {
         return dropped
     }
 
+    public func damagePartialFile(_ role: DeviceRole, path: String, committedBytes: Int64, seed: UInt64) throws -> String? {
+        lastQuiet = nil
+        let n = try net()
+        return try PartialFileDamage.apply(to: role == .phone ? n.phoneFiles : n.watchFiles, path: path, committedBytes: committedBytes, seed: seed)
+    }
+
     /// Opens a raw connection to the phone (not through the link's faults), sends `bytes`,
     /// and returns what the phone wrote on it until it closed it, at this virtual instant (as
     /// process mode reads it in real time while the virtual clocks stand still). A killed

@@ -19,6 +19,7 @@ extension FaultKind {
         case .clock: .clocks
         case .corrupt: .corruption
         case .rollback: .rollback
+        case .damagePartialFile: .damagePartialFile
         }
     }
 }
@@ -128,6 +129,8 @@ extension FaultSchedule {
             return ScheduledFault(atMs: at, kind: .corrupt(role(&rng)))
         case .rollback:
             return ScheduledFault(atMs: at, kind: .rollback(role(&rng)))
+        case .damagePartialFile:
+            return ScheduledFault(atMs: at, kind: .damagePartialFile(role(&rng)))
         }
     }
 }
