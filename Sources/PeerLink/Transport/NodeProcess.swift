@@ -88,17 +88,12 @@ public final class NodeProcess<App: NodeApp> {
         var config = LinkConfig(role: options.role, pairingSecret: PairingFile.read(directory: options.stateDirectory))
         if options.virtualStartMs != nil { config.reconnectInitialMs = 100 }
         let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
-        var (store, opening) = try NodeStoreFile.open(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull)
         // File content is as durable as the store's commits: across a power loss only with
         // `--sync full`.
         let files = try DirectoryFileStorage(root: options.filesDirectory, syncsToDisk: options.synchronousFull)
-        do {
-            engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
-                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
-        } catch let e as StoreCorruption {
-            (store, opening) = try NodeStoreFile.quarantineAndCreate(path: store.db.path, reason: e.reason, wallMs: now, synchronousFull: options.synchronousFull)
-            engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
-                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
+        engine = try NodeStoreFile.openNode(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull) { store, opening in
+            try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
+                           language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
         }
         if config.pairingSecret == nil {
             log(.warning, "not paired: run `phone-node pair` and `watch-node --pair CODE`; every peer will be refused")
