@@ -10,7 +10,7 @@ struct StrictCheckerTests {
     static func counters(log: UInt64 = 5, seq: UInt64 = 10, clock: Int64 = 1_000, link: UInt64 = 0xA1, replica: UInt64 = 0xB1) -> NodeInvariants.Counters {
         NodeInvariants.Counters(linkIncarnation: link, replicaIncarnation: replica, linkPeer: 0xC1, replicaPeer: 0xD1,
                                 clock: HLCTimestamp(wallMs: clock, counter: 0, replica: 1),
-                                own: [seq, 4, 3, 1, 1, 1], logs: [log, 0, 0, 2, 7], acks: [6, 3, 1])
+                                own: SIMD8(seq, 4, 3, 1, 1, 1, 0, 0), logs: SIMD8(log, 0, 0, 2, 7, 0, 0, 0), acks: SIMD4(6, 3, 1, 0))
     }
 
     /// A store holding `log` as its receive log (what a rolled-back node restarts with).

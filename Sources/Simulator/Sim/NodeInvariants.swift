@@ -25,12 +25,13 @@ public struct NodeInvariants: Sendable {
         var linkPeer: UInt64 = 0
         var replicaPeer: UInt64 = 0
         var clock = HLCTimestamp(wallMs: 0, counter: 0, replica: 0)
-        /// Must only grow while the store lasts (`ownNames`).
-        var own: [UInt64] = []
+        /// Must only grow while the store lasts (`ownNames`; fixed-size vectors: this is taken
+        /// after every entry point of a node, and must not allocate).
+        var own = SIMD8<UInt64>()
         /// Receive logs: must only grow while both stores last (`logNames`).
-        var logs: [UInt64] = []
+        var logs = SIMD8<UInt64>()
         /// What the peer acknowledged: may go back after the peer's store was damaged (`ackNames`).
-        var acks: [UInt64] = []
+        var acks = SIMD4<UInt64>()
     }
 
     static let ownNames = ["replica seq", "link nextSeq", "highest seq sent", "context version", "next file number", "next inbox seq"]
@@ -44,10 +45,10 @@ public struct NodeInvariants: Sendable {
         let s = ctx.syncPersistent
         return Counters(linkIncarnation: p.incarnation, replicaIncarnation: s.incarnation, linkPeer: p.peerIncarnation,
                         replicaPeer: s.peerIncarnation, clock: ctx.replica.clock.last,
-                        own: [ctx.replica.seq, p.nextSeq, p.highestSeqSent, p.contextVersion, p.nextFileNumber, p.nextInboxSeq],
-                        logs: [p.lastDeliveredFromPeer, p.lastComplicationDeliveredFromPeer, p.lastFileDelivered, p.receivedContextVersion,
-                               s.peerWatermark],
-                        acks: [s.ackedByPeer, p.peerAckedThrough, p.contextAckedVersion])
+                        own: SIMD8(ctx.replica.seq, p.nextSeq, p.highestSeqSent, p.contextVersion, p.nextFileNumber, p.nextInboxSeq, 0, 0),
+                        logs: SIMD8(p.lastDeliveredFromPeer, p.lastComplicationDeliveredFromPeer, p.lastFileDelivered, p.receivedContextVersion,
+                                    s.peerWatermark, 0, 0, 0),
+                        acks: SIMD4(s.ackedByPeer, p.peerAckedThrough, p.contextAckedVersion, 0))
     }
 
     /// The counters a store holds (what a rolled-back node restarts with).
@@ -56,10 +57,10 @@ public struct NodeInvariants: Sendable {
               let (replica, sync) = try? ReplicaPersistence.load(from: store, replica: role.replicaID), let s = sync else { return nil }
         return Counters(linkIncarnation: p.incarnation, replicaIncarnation: s.incarnation, linkPeer: p.peerIncarnation,
                         replicaPeer: s.peerIncarnation, clock: replica.clock.last,
-                        own: [replica.seq, p.nextSeq, p.highestSeqSent, p.contextVersion, p.nextFileNumber, p.nextInboxSeq],
-                        logs: [p.lastDeliveredFromPeer, p.lastComplicationDeliveredFromPeer, p.lastFileDelivered, p.receivedContextVersion,
-                               s.peerWatermark],
-                        acks: [s.ackedByPeer, p.peerAckedThrough, p.contextAckedVersion])
+                        own: SIMD8(replica.seq, p.nextSeq, p.highestSeqSent, p.contextVersion, p.nextFileNumber, p.nextInboxSeq, 0, 0),
+                        logs: SIMD8(p.lastDeliveredFromPeer, p.lastComplicationDeliveredFromPeer, p.lastFileDelivered, p.receivedContextVersion,
+                                    s.peerWatermark, 0, 0, 0),
+                        acks: SIMD4(s.ackedByPeer, p.peerAckedThrough, p.contextAckedVersion, 0))
     }
 
     /// What the run did to a node's store since its counters were last taken as the baseline.
@@ -100,12 +101,12 @@ public struct NodeInvariants: Sendable {
             violations.append("\(who): the hybrid logical clock went back from \(b.clock) to \(now.clock)")
         }
         if sameLink && sameReplica {
-            for i in now.own.indices where now.own[i] < b.own[i] {
+            for i in Self.ownNames.indices where now.own[i] < b.own[i] {
                 violations.append("\(who): the \(Self.ownNames[i]) went back from \(b.own[i]) to \(now.own[i])")
             }
         }
         // Receive logs: per pair of stores (a new peer store starts them from zero).
-        for i in now.logs.indices where now.logs[i] < b.logs[i] {
+        for i in Self.logNames.indices where now.logs[i] < b.logs[i] {
             let peerSame = i == 4 ? now.replicaPeer == b.replicaPeer : now.linkPeer == b.linkPeer
             guard sameLink && sameReplica && peerSame else { continue }
             violations.append("\(who): its \(Self.logNames[i]) went back from \(b.logs[i]) to \(now.logs[i]) without store damage")
@@ -115,7 +116,7 @@ public struct NodeInvariants: Sendable {
             violations.append("\(who): the \(role.peer)'s store changed incarnation (\(hex(b.linkPeer)) → \(hex(now.linkPeer))) without damage to it")
         }
         if sameLink && sameReplica && !peerChanged && !everDamaged.contains(role.peer) {
-            for i in now.acks.indices where now.acks[i] < b.acks[i] {
+            for i in Self.ackNames.indices where now.acks[i] < b.acks[i] {
                 violations.append("\(who): the \(Self.ackNames[i]) went back from \(b.acks[i]) to \(now.acks[i]) while the \(role.peer)'s store was never damaged")
             }
         }
@@ -138,7 +139,7 @@ public struct NodeInvariants: Sendable {
         }
         if let b = baselines[role] {
             // The rollback can only take values back, never forward.
-            for i in floor.own.indices where floor.own[i] > b.own[i] {
+            for i in Self.ownNames.indices where floor.own[i] > b.own[i] {
                 violations.append("\(nowMs) \(role): the rolled-back store holds \(Self.ownNames[i]) \(floor.own[i]), beyond the \(b.own[i]) seen")
             }
         }
