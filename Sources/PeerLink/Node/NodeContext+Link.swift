@@ -94,7 +94,11 @@ extension NodeContext {
     /// The reply handler of a received message (`IncomingMessage.replyExpected`).
     @discardableResult
     public mutating func replyToMessage(_ id: MessageID, with reply: MessagePayload) -> Result<Void, WCError> {
-        session.replyToMessage(id, with: reply)
+        if repliesWithheld {
+            log(.info, "reply to message \(id) withheld (wc replies withhold)")
+            return .success(())
+        }
+        return session.replyToMessage(id, with: reply)
     }
 
     // MARK: - Application context

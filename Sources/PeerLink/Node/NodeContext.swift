@@ -23,6 +23,9 @@ public struct NodeContext: Sendable {
     /// The handlers of messages sent with `sendMessage(_:reply:error:)`, by id. Not durable:
     /// like the message itself they are gone with the process.
     var messageHandlers: [MessageID: MessageHandlers] = [:]
+    /// `wc replies withhold`: the app's replies to messages are never sent, as from an app stuck
+    /// in its handler (the sender's message times out). Not durable.
+    var repliesWithheld = false
     /// The node's files (under `<state>/files` in a process, in memory in the simulator):
     /// what `transferFile` sends, where received files are moved to. Writes here are the
     /// app's own I/O through the shell's storage, like the store's.

@@ -42,6 +42,12 @@ extension NodeEngine {
                                  "committedBytes": .int(f.committedBytes), "bytes": .int(f.sizeBytes)]
         }
         v["fileVerifyFailures"] = .int(Int64(s.stats.fileVerifyFailures))
+        v["contentPending"] = .bool(s.hasContentPending)
+        // Delivered files still lying in the inbox (none once the app's callback returned).
+        let inbox = ((try? DeliveryRecords.files(store, .received)) ?? []).filter { f in
+            files.exists(LinkSession.inboxPath(peerIncarnation: f.peerIncarnation, number: f.number, name: f.name))
+        }
+        v["inboxFiles"] = .int(Int64(inbox.count))
         v["outstanding"] = [
             "userInfo": .int(Int64(s.outstandingUserInfoCount)),
             "replicaDelta": .bool(ctx.sync.persistent.inFlightUpTo != nil),
@@ -50,6 +56,16 @@ extension NodeEngine {
             "messages": .int(Int64(s.pendingMessages.count)),
         ]
         return .dictionary(v)
+    }
+
+    /// `query record COLLECTION ID`: one replicated record with the stamp of each field's
+    /// winning write, or its delete (what a reference model compares with; no value when the
+    /// record was never written here).
+    func recordValue(_ collection: String, _ id: String) -> PlistValue? {
+        guard let e = ctx.replica.entry(RecordKey(collection, id)) else { return nil }
+        func stamp(_ s: HLCTimestamp) -> PlistValue { [.int(s.wallMs), .int(Int64(s.counter)), .int(Int64(s.replica))] }
+        if let t = e.tombstone { return ["deleted": true, "stamp": stamp(t.stamp)] }
+        return ["deleted": false, "fields": .dictionary(e.fields.mapValues(\.value)), "stamps": .dictionary(e.fields.mapValues { stamp($0.stamp) })]
     }
 
     // MARK: - Recording (inside the event that delivers, so it commits with it)
