@@ -14,12 +14,17 @@ public final class ScenarioRunner {
     var clocks: [DeviceRole: WallClockModel] = [.phone: WallClockModel(), .watch: WallClockModel()]
     var seed: UInt64 = 1
     var timeline: [String] = []
+    /// The scenario being run.
+    var scenario: Scenario?
     /// When each node's store was last damaged (corrupt, rollback): what it lost then may not
     /// come back (see `ConvergenceCheck`).
     var damagedAtMs: [DeviceRole: EpochMs] = [:]
     /// Nodes whose partial incoming file is to be damaged as soon as they hold one with
     /// committed content (`damage-partial-file`).
     var armedFileDamage: Set<DeviceRole> = []
+    /// A sweep's workload: its operations are recorded here, and the scenario's own commands
+    /// to the records it follows (see `WorkloadRun`).
+    public var workload: WorkloadRun?
 
     public init(driver: ScenarioDriver) { self.driver = driver }
 
@@ -30,6 +35,7 @@ public final class ScenarioRunner {
                                     error: nil, stepsRun: 0, virtualMs: 0, wallMs: 0)
         nowMs = scenario.startMs
         seed = scenario.seed
+        self.scenario = scenario
         do {
             try driver.start(scenario)
             for step in scenario.steps {
@@ -116,11 +122,25 @@ public final class ScenarioRunner {
                 return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) is not running")]
             }
             _ = try driver.settle()
-            switch try driver.call(role, cmd.raw) {
-            case .success: return []
-            case .failure(let e):
-                return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) refused: \(e.message)")]
+            let run = { [self] () throws -> [CheckOutcome] in
+                switch try driver.call(role, cmd.raw) {
+                case .success: return []
+                case .failure(let e):
+                    return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) refused: \(e.message)")]
+                }
             }
+            guard let w = workload else { return try run() }
+            return try w.aroundScenarioCommand(role, cmd, driver: driver, nowMs: nowMs, run)
+        case .workload(let op):
+            try workload?.issue(op, driver: driver, nowMs: nowMs)
+            return []
+        case .checkWorkload:
+            guard let w = workload else { return [] }
+            let problems = try w.check(scenario: scenario, driver: driver)
+            return problems.isEmpty
+                ? [CheckOutcome(location: step.location, description: "workload \(w.kind.rawValue) matches its model", passed: true,
+                                detail: "\(w.entries.filter { $0.skipped == nil }.count) of \(w.entries.count) operations issued")]
+                : problems.map { CheckOutcome(location: step.location, description: "workload \(w.kind.rawValue) model", passed: false, detail: $0) }
         case .expectValue(let role, let path, let op, let expected):
             _ = try driver.settle()
             guard driver.isRunning(role) else {
@@ -187,6 +207,7 @@ public final class ScenarioRunner {
             seed &+= 0x9E37
             let dropped = try driver.rollBackStore(role, seed: seed)
             damagedAtMs[role] = nowMs
+            workload?.storeDamaged(role, atMs: nowMs, rollback: true)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
             timeline.append("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
@@ -200,6 +221,7 @@ public final class ScenarioRunner {
             seed &+= 0x9E37
             try driver.corruptStore(role, seed: seed)
             damagedAtMs[role] = nowMs
+            workload?.storeDamaged(role, atMs: nowMs)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
             timeline.append("\(nowMs) corrupt store of \(role), restart")
