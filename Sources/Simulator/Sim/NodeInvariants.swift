@@ -11,8 +11,9 @@ import Shared
 /// - a corruption resets the store: the node may start a new store (new incarnations, every
 ///   counter from zero), and only then;
 /// - a rollback cuts the store's last commits: each counter may go back to what the rolled-back
-///   store holds (read from it at the rollback), not below; the node may start a new replica
-///   incarnation when it notices (at its next handshake).
+///   store holds (read from it at the rollback), not below; the node's replica may start new
+///   incarnations when it notices (at its next handshake, and again for a delta addressed to
+///   a store of its that is gone).
 ///
 /// Counters that count what the *peer* holds (the peer's receive logs as acknowledged, the
 /// replica's `ackedByPeer`, the context version the peer stored) may go back only after the
@@ -92,10 +93,12 @@ public struct NodeInvariants: Sendable {
         if !sameLink && !d.corrupted {
             violations.append("\(who): the link store changed incarnation (\(hex(b.linkIncarnation)) → \(hex(now.linkIncarnation))) without store corruption")
         }
-        if !sameReplica && !d.corrupted && !d.rolledBack {
+        // A damaged store's replica may start anew more than once before it has its peer's
+        // state back (each time it finds a delta addressed to a store of its that is gone).
+        if !sameReplica && !everDamaged.contains(role) {
             violations.append("\(who): the replica changed incarnation (\(hex(b.replicaIncarnation)) → \(hex(now.replicaIncarnation))) without store damage")
         }
-        if !sameLink || !sameReplica { d = Damage() }
+        if !sameLink { d = Damage() }
         damage[role] = d
         if sameReplica, now.clock < b.clock {
             violations.append("\(who): the hybrid logical clock went back from \(b.clock) to \(now.clock)")
