@@ -113,6 +113,27 @@ struct WorkloadTests {
         #expect(WorkloadRun.lastWriterWins(lost, final: Self.record(5, "z"), field: "f") != nil)
     }
 
+    /// A write stamped no later than what its node already held breaks the hybrid clock's
+    /// promise (a write made after seeing another must win over it).
+    @Test func aWriteStampedBeforeWhatItsNodeAlreadyHeldIsAClockProblem() {
+        let run = WorkloadRun(kind: .fitness)
+        var e = WorkloadRun.Entry(op: WorkloadOp(atMs: 0, role: .watch, action: .stepGoal(9000)), command: "x")
+        e.accepted = true
+        e.before = Self.record(500, 8000).renamed("stepGoal")
+        e.record = Self.record(400, 9000).renamed("stepGoal")
+        run.append([e])
+        #expect(run.clockProblems().count == 1)
+        var lost = e
+        lost.record = Self.record(500, 8000).renamed("stepGoal")
+        let lostRun = WorkloadRun(kind: .fitness)
+        lostRun.append([lost])
+        #expect(lostRun.clockProblems().first?.contains("its write lost at once") == true)
+        e.record = Self.record(600, 9000).renamed("stepGoal")
+        let fine = WorkloadRun(kind: .fitness)
+        fine.append([e])
+        #expect(fine.clockProblems().isEmpty)
+    }
+
     @Test func theDaysStepsCountTheWatchInFullAndThePhoneInItsGaps() {
         let m: Int64 = 60_000
         let samples = [FitnessModel.StepSample(source: .watch, value: 1000, startMs: 0, endMs: 10 * m),
@@ -179,6 +200,13 @@ struct WorkloadTests {
         #expect(FitnessModel.complication(run).isEmpty)
         run.append([wrong])
         #expect(FitnessModel.complication(run).count == 1)
+    }
+}
+
+extension PlistValue {
+    /// The test record with its field `f` named `name`.
+    func renamed(_ name: String) -> PlistValue {
+        ["deleted": false, "fields": [name: self["fields"]!["f"]!], "stamps": [name: self["stamps"]!["f"]!]]
     }
 }
 

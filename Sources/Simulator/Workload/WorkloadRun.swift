@@ -44,7 +44,8 @@ public final class WorkloadRun {
         public var atMs: EpochMs = 0
         /// The node's wall clock when it ran.
         public var wallMs: EpochMs = 0
-        /// The record(s) it wrote, after it ran (`query record …`).
+        /// The record it wrote, before and after it ran (`query record …`).
+        public var before: PlistValue?
         public var record: PlistValue?
         /// `complication remaining` just before a push.
         public var remainingBefore: Int64?
@@ -87,6 +88,7 @@ public final class WorkloadRun {
         if op.action == .complicationPush, case .success(let r) = try driver.call(op.role, "query complication remaining") {
             e.remainingBefore = r.intValue
         }
+        if Self.writtenField(op) != nil, let (c, id) = recordKey(op) { e.before = try Self.value(driver, op.role, "query record \(c) \(id)") }
         switch try driver.call(op.role, command) {
         case .success(let v):
             e.accepted = true
@@ -150,10 +152,47 @@ public final class WorkloadRun {
     func check(scenario: Scenario?, driver: ScenarioDriver) throws -> [String] {
         _ = try driver.settle()
         switch kind {
-        case .countdown: return try CountdownModel.check(self, driver: driver)
+        case .countdown: return try clockProblems() + CountdownModel.check(self, driver: driver)
         case .fitness:
-            guard let scenario else { return [] }
-            return try FitnessModel.check(self, scenario: scenario, driver: driver)
+            guard let scenario else { return clockProblems() }
+            return try clockProblems() + FitnessModel.check(self, scenario: scenario, driver: driver)
+        }
+    }
+
+    /// The field an operation writes in a record that may already hold it (nil: none, or a new record).
+    static func writtenField(_ op: WorkloadOp) -> String? {
+        switch op.action {
+        case .goalTitle: "title"
+        case .goalDate: "targetDate"
+        case .stepGoal: "stepGoal"
+        case .setting(let name, _): WorkloadOp.settingFields[name]
+        default: nil
+        }
+    }
+
+    /// The value an operation writes into `writtenField`.
+    static func writtenValue(_ op: WorkloadOp) -> PlistValue? {
+        switch op.action {
+        case .goalTitle(_, let t): .string(t)
+        case .goalDate(_, let d): .string(d.description)
+        case .stepGoal(let g): .int(Int64(g))
+        case .setting(_, let on): .bool(on)
+        default: nil
+        }
+    }
+
+    /// The hybrid clock's promise the model rests on: an accepted write takes (its node's
+    /// record holds it at once), and a change is stamped after every write of that field its
+    /// node already held (so a write made after seeing another wins over it).
+    func clockProblems() -> [String] {
+        entries.compactMap { e in
+            guard e.accepted, let field = Self.writtenField(e.op), let value = Self.writtenValue(e.op), let after = e.record else { return nil }
+            if after["fields"]?[field] != value {
+                return "\(e.op): accepted, yet the \(e.op.role)'s record holds \(after["fields"]?[field]?.jsonString() ?? "nothing") (its write lost at once)"
+            }
+            guard e.before?["fields"]?[field] != value, let held = Self.stamp(e.before?["stamps"]?[field]),
+                  let made = Self.stamp(after["stamps"]?[field]), made <= held else { return nil }
+            return "\(e.op): the \(e.op.role) stamped its write of \(field) \(made), not after the \(held) it already held"
         }
     }
 
