@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "PhoneNodeTests", dependencies: ["PhoneNode", "PeerLink", "Shared"]),
         .testTarget(name: "WatchNodeTests", dependencies: ["WatchNode", "PeerLink", "Shared"]),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "PhoneNode", "WatchNode", "PeerLink", "Shared"]),
-        .testTarget(name: "SyncTests", dependencies: ["Simulator", "Shared", "phone-node", "watch-node"]),
+        .testTarget(name: "SyncTests", dependencies: ["Simulator", "Shared", "phone-node", "watch-node", "sync-sim"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,10 +14,13 @@ public enum PhoneNodeMain {
     static let usage = """
         usage: phone-node [options]            run the phone node (listens for its paired watch)
                phone-node pair [--state DIR]   create a pairing secret and print its code
-               phone-node show SCREEN [--state DIR] [--locale ja|en] [--tz ZONE] [--json] [--at TIME]
+               phone-node show SCREEN [--state DIR] [--locale ja|en] [--tz ZONE] [--json|--svg] [--at TIME]
                                                print a screen of the app from a state directory:
                                                dashboard, history [weekly|monthly], settings, widgets,
-                                               notifications, goals, workouts, live, effects
+                                               notifications, goals, workouts, live, effects; drawn
+                                               with --svg: dashboard, history-weekly, history-monthly,
+                                               settings, widget-small, widget-medium, widget-countdown,
+                                               goals, notifications
 
         options:
           --state DIR            state directory (default .state/phone): state.sqlite, node.log, pairing.secret,
@@ -33,38 +36,46 @@ public enum PhoneNodeMain {
           --sync full|normal     durability of the store and of received files: normal (default) survives
                                  the process being killed; full also fsyncs (survives a power loss)
           --json                 (show) print the screen as JSON instead of text
+          --svg                  (show) print the screen drawn, as one SVG document
           --at TIME              (show) the screen at TIME (ISO date-time or epoch ms) instead of now
+          --verbose, -v          also show info log lines on stderr (by default only warnings and errors;
+                                 every line goes to node.log; `log level LEVEL` changes it while running)
           --help                 this text
 
         Commands are read from standard input, one per line (`help` and `show help` list them;
         docs/PHONE.md is the reference).
+        Replies go to standard output; log lines to node.log in the state directory (warnings and
+        errors also to standard error), and a line when the node starts waiting for its peer and
+        when it connects.
         """
 
     /// Runs `phone-node` with `arguments` (without the program name); returns the exit status.
     public static func run(_ arguments: [String], programName: String = "phone-node") -> Int32 {
         do {
             var args = arguments
-            let showOptions = args.contains("show") ? try takeShowOptions(&args) : (json: false, atMs: nil)
+            let showOptions = args.contains("show") ? try takeShowOptions(&args) : (json: false, svg: false, atMs: nil)
             let cl = try NodeCommandLine(arguments: args, role: .phone, subcommands: ["pair", "show"])
             switch cl.mode {
             case .help:
                 print(usage)
                 return 0
             case .subcommand("pair", _):
-                try makeDirectories(cl.stateDirectory)
+                let held = try StateDirectory(path: cl.stateDirectory, role: .phone)
+                defer { withExtendedLifetime(held) {} }
                 let secret = secureRandomBytes(PairingFile.secretBytes)
                 try PairingFile.write(secret, directory: cl.stateDirectory)
                 print(PairingFile.code(for: secret))
                 return 0
             case .subcommand("show", let screen):
-                guard let first = screen.first, PhoneApp.screens.contains(first) else {
-                    throw UsageError("show takes a screen: \(PhoneApp.screens.joined(separator: ", "))")
+                let known = showOptions.svg ? PhoneApp.svgScreens + ["history"] : PhoneApp.screens
+                guard let first = screen.first, known.contains(first) else {
+                    throw UsageError("show takes a screen: \((showOptions.svg ? PhoneApp.svgScreens : PhoneApp.screens).joined(separator: ", "))")
                 }
-                return try runShow(cl, screen: screen, json: showOptions.json, atMs: showOptions.atMs)
+                return try runShow(cl, role: .phone, app: PhoneApp(), screen: screen, json: showOptions.json, svg: showOptions.svg, atMs: showOptions.atMs)
             case .subcommand(let s, _):
                 throw UsageError("unknown command '\(s)'")
             case .run:
-                if showOptions.json || showOptions.atMs != nil { throw UsageError("--json and --at go with `show`") }
+                if showOptions.json || showOptions.svg || showOptions.atMs != nil { throw UsageError("--json, --svg and --at go with `show`") }
                 let sink = DirectoryFileSink(directory: cl.stateDirectory + "/exports")
                 let node = try NodeProcess(options: cl.processOptions(role: .phone)) { PhoneApp(fileSink: sink) }
                 return node.run()
@@ -97,14 +108,19 @@ struct DirectoryFileSink: PhoneFileSink {
     }
 }
 
-/// The options `show` takes that the node's command line does not: `--json`, `--at TIME`.
-func takeShowOptions(_ args: inout [String]) throws -> (json: Bool, atMs: EpochMs?) {
-    var json = false
+/// The options `show` takes that the node's command line does not: `--json`, `--svg`, `--at TIME`.
+func takeShowOptions(_ args: inout [String]) throws -> (json: Bool, svg: Bool, atMs: EpochMs?) {
+    var json = false, svg = false
     var at: EpochMs?
     if let i = args.firstIndex(of: "--json") {
         json = true
         args.remove(at: i)
     }
+    if let i = args.firstIndex(of: "--svg") {
+        svg = true
+        args.remove(at: i)
+    }
+    if json && svg { throw UsageError("--json and --svg: choose one") }
     if let i = args.firstIndex(of: "--at") {
         guard i + 1 < args.count, let ms = NodeCommandLine.parseInstant(args[i + 1]) else {
             throw UsageError("--at takes an ISO date-time like 2026-06-01T07:00:00+09:00 or epoch milliseconds")
@@ -112,14 +128,15 @@ func takeShowOptions(_ args: inout [String]) throws -> (json: Bool, atMs: EpochM
         at = ms
         args.removeSubrange(i...(i + 1))
     }
-    return (json, at)
+    return (json, svg, at)
 }
 
-/// `phone-node show SCREEN`: loads the state directory's replicated and local state into a
-/// throwaway in-memory copy, opens the phone app on it at `atMs` (default: the wall clock)
-/// and prints the screen. The state file is only read, never changed or quarantined (a
-/// running node may own it).
-func runShow(_ cl: NodeCommandLine, screen: [String], json: Bool, atMs: EpochMs?) throws -> Int32 {
+/// `phone-node show SCREEN` and `watch-node show SCREEN`: loads the state directory's
+/// replicated and local state into a throwaway in-memory copy, opens the app on it at `atMs`
+/// (default: the wall clock) and prints the screen (text, JSON, or drawn with `svg`). The
+/// state file is only read, never changed or quarantined (a running node may own it).
+func runShow<App: NodeApp>(_ cl: NodeCommandLine, role: DeviceRole, app: App, screen: [String], json: Bool, svg: Bool = false, atMs: EpochMs?) throws -> Int32 {
+    let program = role == .phone ? "phone-node" : "watch-node"
     let path = cl.stateDirectory + "/" + NodeStoreFile.fileName
     guard access(path, F_OK) == 0 else { throw UsageError("no state at \(path)") }
     let copy = MemoryStore()
@@ -132,7 +149,7 @@ func runShow(_ cl: NodeCommandLine, screen: [String], json: Bool, atMs: EpochMs?
         }
         try copy.commit(batch)
     } catch {
-        StandardError.write("phone-node: error: cannot read \(path): \(error)\n")
+        StandardError.write("\(program): error: cannot read \(path): \(error)\n")
         return 1
     }
     guard let calendar = LocalCalendar(identifier: cl.timeZone) else { throw UsageError("unknown time zone '\(cl.timeZone)'") }
@@ -140,11 +157,13 @@ func runShow(_ cl: NodeCommandLine, screen: [String], json: Bool, atMs: EpochMs?
     clock_gettime(CLOCK_REALTIME, &ts)
     let now = atMs ?? (EpochMs(ts.tv_sec) * 1000 + EpochMs(ts.tv_nsec / 1_000_000))
     let engine = try NodeEngine(
-        app: PhoneApp(), role: .phone, store: copy, config: LinkConfig(role: .phone, pairingSecret: nil), calendar: calendar,
+        app: app, role: role, store: copy, config: LinkConfig(role: role, pairingSecret: nil), calendar: calendar,
         language: cl.language, now: now, seed: 1, newIncarnation: 1)
-    let reply = engine.command(NodeCommand(words: ["show"] + screen, raw: (["show"] + screen).joined(separator: " ")), now: now)
+    let words = ["show"] + screen + (svg ? ["--svg"] : [])
+    let command = NodeCommand(words: words, raw: words.joined(separator: " "))
+    let reply = engine.readOnlyCommand(command, now: now) ?? engine.command(command, now: now)
     guard reply.isOK else {
-        StandardError.write("phone-node: error: \(reply.text)\n")
+        StandardError.write("\(program): error: \(reply.text)\n")
         return 2
     }
     print(json ? reply.value.jsonString() : reply.text)

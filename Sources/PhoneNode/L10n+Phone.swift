@@ -4,12 +4,7 @@ import Shared
 /// The seeds give no wording for them; the Japanese follows the seeds' style.
 extension L10n {
     /// A step goal outside the allowed range is refused (settings, 歩数目標の変更).
-    public static func phoneStepGoalOutOfRange(_ range: ClosedRange<Int>) -> LocalizedText {
-        let low = FitnessFormat.grouped(range.lowerBound), high = FitnessFormat.grouped(range.upperBound)
-        return LocalizedText(
-            ja: "歩数目標は\(low)〜\(high)歩の範囲で設定してください",
-            en: "Set a step goal from \(low) to \(high) steps")
-    }
+    public static func phoneStepGoalOutOfRange(_ range: ClosedRange<Int>) -> LocalizedText { stepGoalOutOfRange(range) }
 
     /// The reply to accepting the run prompt: the watch is asked to start the workout.
     public static let phoneStartingWorkoutOnWatch = LocalizedText(

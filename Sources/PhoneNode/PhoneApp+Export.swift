@@ -51,15 +51,15 @@ extension PhoneApp {
     /// sink; the reply value carries `path`, `name`, `rows` and `bytes`, and the export is
     /// recorded (query `export last …`).
     mutating func exportCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        guard w.count == 2, w[1] == "csv" else { return .error("usage: export csv") }
-        guard let sink = fileSink else { return .error("this node has no export folder (no file sink)") }
+        guard w.count == 2, w[1] == "csv" else { return .error(L10n.usage("export csv")(ctx.language)) }
+        guard let sink = fileSink else { return .error(L10n.phoneNoExportFolder(ctx.language)) }
         let name = FitnessCSVExport.fileName(nowMs: ctx.now, calendar: ctx.calendar)
         let bytes = FitnessCSVExport.makeBytes(
             samples: samples(ctx), nowMs: ctx.now, calendar: ctx.calendar, authorization: state.auth.authorization, statistics: statistics)
         switch sink.write(name: name, bytes: bytes) {
         case .failure(let e):
             ctx.log(.error, "export failed: \(e)")
-            return .error("\(FitnessCSVExport.buttonLabel(ctx.language)): \(e)")
+            return .error(L10n.phoneExportFailed(e.description)(ctx.language))
         case .success(let path):
             let record = ExportRecord(name: name, path: path, rows: FitnessCSVExport.dayCount, bytes: bytes.count, atMs: ctx.now)
             state.exports.append(record)

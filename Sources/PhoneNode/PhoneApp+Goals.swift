@@ -33,10 +33,12 @@ extension PhoneApp {
     /// `goal …`, `goals`, `profile …`: runs the controller and applies its writes.
     mutating func goalCommand(_ words: [String], _ ctx: inout NodeContext) -> CommandReply {
         let next = nextGoalID(ctx)
-        guard let result = CountdownCommands.run(words, countdownInput(ctx, newGoalID: next.id)) else { return .error("unknown command") }
+        guard let result = CountdownCommands.run(words, countdownInput(ctx, newGoalID: next.id)) else {
+            return .error(L10n.unknownCommand(words.joined(separator: " "))(ctx.language))
+        }
         deletion = result.deletion
         guard result.isOK else { return .error(result.text) }
-        if let refusal = ctx.apply(result.writes) { return .error("not stored: \(refusal)") }
+        if let refusal = ctx.apply(result.writes) { return .error(L10n.writeRefused(refusal)(ctx.language)) }
         if result.usedNewGoalID { state.ids.goal = next.counter }
         if result.changesRecords { onGoalsChanged(&ctx) }
         return .ok(result.value, text: result.text)

@@ -41,16 +41,18 @@ extension PhoneApp {
     /// each with `[--source phone|watch]` (default phone).
     mutating func sampleCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         switch makeSample(c, ctx) {
-        case .failure(let e): return .error(e.message)
+        case .failure(let e): return .error(e.message(ctx.language))
         case .success(let sample):
-            if case .failure(let refusal) = ctx.put(sample) { return .error("sample not stored: \(refusal)") }
+            if case .failure(let refusal) = ctx.put(sample) { return .error(L10n.writeRefused(refusal)(ctx.language)) }
             state.ids.sample += 1
             if sample.kind == .steps { onStepsChanged(&ctx) } else { onHealthChanged(&ctx) }
             let span = sample.startMs == sample.endMs
                 ? PhoneTime.dateTime(sample.startMs, ctx.calendar)
                 : "\(PhoneTime.dateTime(sample.startMs, ctx.calendar))–\(PhoneTime.clock(sample.endMs, ctx.calendar))"
             let value = PlistValue.dictionary(sample.fields.merging(["id": .string(sample.id)]) { a, _ in a })
-            return .ok(value, text: "\(sample.kind.name) \(FitnessFormat.fixed(sample.value, decimals: sample.value.rounded() == sample.value ? 0 : 1)) (\(sample.source.rawValue)) \(span) [\(sample.id)]")
+            let amount = FitnessFormat.fixed(sample.value, decimals: sample.value.rounded() == sample.value ? 0 : 1)
+            return .ok(value, text: L10n.phoneSampleStored(kind: sample.kind, value: amount, source: sample.source, span: span,
+                                                           id: sample.id)(ctx.language))
         }
     }
 
@@ -71,12 +73,14 @@ extension PhoneApp {
             let isSteps = w[0] == "steps"
             let limit = isSteps ? Self.maxStepsPerSample : Self.maxEnergyPerSampleKcal
             guard let v = number(1) else { return .failure(.usage(isSteps ? "steps N [--from T] [--to T] [--source phone|watch]" : "energy KCAL [--from T] [--to T] [--source phone|watch]")) }
-            guard v >= 0, v <= limit else { return .failure(.outOfRange("\(w[0]) must be from 0 to \(Int(limit)) per sample")) }
+            guard v >= 0, v <= limit else { return .failure(.outOfRange(L10n.phoneSampleOutOfRange(isSteps ? .steps : .activeEnergy, low: 0, high: limit))) }
             return PhoneTime.interval(from: c.option("from"), to: c.option("to"), defaultLengthMs: Self.defaultSampleLengthMs, nowMs: ctx.now, calendar: ctx.calendar)
                 .map { HealthSample(id: id, kind: isSteps ? .steps : .activeEnergy, source: source, startMs: $0.startMs, endMs: $0.endMs, value: v) }
         case "hr":
             guard let v = number(1) else { return .failure(.usage("hr BPM [--at T] [--source phone|watch]")) }
-            guard Self.heartRateRange.contains(v) else { return .failure(.outOfRange("heart rate must be from \(Int(Self.heartRateRange.lowerBound)) to \(Int(Self.heartRateRange.upperBound)) bpm")) }
+            guard Self.heartRateRange.contains(v) else {
+                return .failure(.outOfRange(L10n.phoneSampleOutOfRange(.heartRate, low: Self.heartRateRange.lowerBound, high: Self.heartRateRange.upperBound)))
+            }
             var at = ctx.now
             if let word = c.option("at") {
                 guard let t = PhoneTime.instant(word, nowMs: ctx.now, calendar: ctx.calendar) else { return .failure(.badTime(word)) }
@@ -110,7 +114,7 @@ extension PhoneApp {
 
     /// `authorize grant|deny TYPE|all` (TYPE: steps, activeEnergy, heartRate, sleepAnalysis).
     mutating func authorizeCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        let usage = "usage: authorize grant|deny steps|activeEnergy|heartRate|sleepAnalysis|all"
+        let usage = L10n.usage("authorize grant|deny steps|activeEnergy|heartRate|sleepAnalysis|all")(ctx.language)
         guard w.count == 3, let status: HealthAuthorizationStatus = w[1] == "grant" ? .granted : w[1] == "deny" ? .denied : nil else {
             return .error(usage)
         }

@@ -99,17 +99,20 @@ extension PhoneApp {
     mutating func complicationCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
         switch w.dropFirst().first {
         case nil:
-            let v = complicationLinkValue(ctx)
-            return .ok(v, text: v.jsonString())
+            let l = state.link
+            let text = L10n.phoneComplicationState(
+                enabled: ctx.isComplicationEnabled, remaining: ctx.remainingComplicationUserInfoTransfers, sent: l.complicationSent,
+                fallback: l.complicationFallback, failed: l.complicationFailed)(ctx.language)
+            return .ok(complicationLinkValue(ctx), text: text)
         case "push" where w.count == 2:
             refreshAppGroup(&ctx)
-            guard let snapshot = state.widgets.appGroup else { return .error("no App Group snapshot to push") }
+            guard let snapshot = state.widgets.appGroup else { return .error(L10n.phoneNoSnapshot(ctx.language)) }
             perform(complicationPush(snapshot, ctx), &ctx)
             let outcome = state.effects.last?.outcome ?? "?"
             return .ok(["outcome": .string(outcome), "remaining": .int(Int64(ctx.remainingComplicationUserInfoTransfers))],
-                       text: "complication push → \(outcome) (\(ctx.remainingComplicationUserInfoTransfers) left today)")
+                       text: L10n.phoneComplicationPushed(outcome, remaining: ctx.remainingComplicationUserInfoTransfers)(ctx.language))
         default:
-            return .error("usage: complication [push]")
+            return .error(L10n.usage("complication [push [JSON]]")(ctx.language))
         }
     }
 

@@ -23,12 +23,16 @@ extension PhoneApp {
         case .didReceiveMessageReply(let id, let payload):
             guard let i = state.link.pendingStarts.firstIndex(where: { $0.messageID == id }) else { return }
             state.link.pendingStarts.remove(at: i)
-            if case .dictionary(let d) = payload, let error = d["error"] {
+            var reply: [String: PlistValue] = [:]
+            if case .dictionary(let d) = payload { reply = d }
+            if let error = reply["error"] {
                 state.link.lastStartResult = "error: \(error.stringValue ?? error.jsonString())"
                 ctx.log(.warning, "the watch refused startWorkout: \(error.jsonString())")
             } else {
                 state.link.lastStartResult = "ok"
             }
+            // The person who accepted the prompt is told what the watch did.
+            ctx.notify(L10n.phoneWatchStartAnswer(reply, language: ctx.language))
         case .messageDidFail(let id, let e):
             state.link.messagesFailed += 1
             state.link.recordLinkError(e.code.name)
@@ -65,11 +69,32 @@ extension PhoneApp {
         }
     }
 
+    /// The watch's traffic the phone app takes as its own: live-workout messages and workout
+    /// sample files. Anything else (sent by hand at the watch's prompt) is shown at the prompt.
+    public func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool {
+        switch event {
+        case .didReceiveMessage(let m):
+            guard case .dictionary(let d) = m.payload, let type = d["type"]?.stringValue else { return false }
+            return type == LiveWorkout.metricsType || type == LiveWorkout.stoppedType
+        case .didReceiveFile(let file): return Self.isWorkoutSampleFile(file)
+        default: return false
+        }
+    }
+
+    /// A workout sample file (by its metadata's type or its name).
+    static func isWorkoutSampleFile(_ file: ReceivedFile) -> Bool {
+        file.metadata?["type"]?.stringValue == WorkoutSampleFile.type || file.name.hasSuffix(".samples.plist")
+    }
+
     // MARK: - Live workout
 
     /// Mirroring stopped (the workout ended): the live workout stays as its last state, ended.
+    /// A workout that was running counted on until now (`liveElapsedMs`), so the time shown
+    /// stops where it reached, not at the last metrics; the saved record, when it arrives,
+    /// gives the watch's exact figure.
     mutating func endLiveWorkout(id: String?, _ ctx: inout NodeContext) {
         guard var live = state.live, id == nil || live.workoutID == nil || live.workoutID == id else { return }
+        if live.state == .running, let e = live.elapsedMs { live.elapsedMs = e + max(0, ctx.now - live.receivedMs) }
         live.state = .ended
         live.receivedMs = ctx.now
         state.live = live
@@ -101,8 +126,7 @@ extension PhoneApp {
     /// the callback returns (else the session deletes it), and decoded; others are left to
     /// be deleted.
     mutating func receiveFile(_ file: ReceivedFile, _ ctx: inout NodeContext) {
-        let isSamples = file.metadata?["type"]?.stringValue == WorkoutSampleFile.type || file.name.hasSuffix(".samples.plist")
-        guard isSamples else {
+        guard Self.isWorkoutSampleFile(file) else {
             ctx.log(.info, "ignored a file from the watch: \(file.name)")
             return
         }

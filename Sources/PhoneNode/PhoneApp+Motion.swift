@@ -20,12 +20,12 @@ extension PhoneApp {
 
     /// `motion FLAGS CONFIDENCE [--at T]`, e.g. `motion running high`, `motion running+automotive medium`.
     mutating func motionCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
-        let usage = "usage: motion FLAGS CONFIDENCE [--at T] (FLAGS: stationary, walking, running, automotive, cycling, unknown joined by +; CONFIDENCE: low, medium, high)"
+        let usage = L10n.usage("motion FLAGS CONFIDENCE [--at T] (FLAGS: stationary, walking, running, automotive, cycling, unknown joined by +; CONFIDENCE: low, medium, high)")(ctx.language)
         let w = c.words
         guard w.count >= 3, let flags = MotionActivityFlags(name: w[1]), let confidence = MotionConfidence(name: w[2]) else { return .error(usage) }
         var at = ctx.now
         if let word = c.option("at") {
-            guard let t = PhoneTime.instant(word, nowMs: ctx.now, calendar: ctx.calendar) else { return .error(PhoneCommandError.badTime(word).message) }
+            guard let t = PhoneTime.instant(word, nowMs: ctx.now, calendar: ctx.calendar) else { return .error(PhoneCommandError.badTime(word).message(ctx.language)) }
             at = t
         }
         let sample = MotionActivitySample(atMs: at, flags: flags, confidence: confidence)
@@ -33,7 +33,7 @@ extension PhoneApp {
         let active = isWorkoutActive(ctx)
         let outcome = detector.onMotionSample(sample, workoutActive: active)
         if outcome == .outOfOrder {
-            return .error("motion sample at \(PhoneTime.dateTime(at, ctx.calendar)) is older than the previous one: ignored")
+            return .error(L10n.phoneMotionOutOfOrder(PhoneTime.dateTime(at, ctx.calendar))(ctx.language))
         }
         if sample.isRunning && !sample.isAutomotive {
             state.motion.append(sample)
@@ -42,7 +42,7 @@ extension PhoneApp {
             state.motion = [sample]
         }
         var value: [String: PlistValue] = ["sample": sample.plistValue, "inRun": .bool(detector.isInRun), "streak": .int(Int64(detector.streakCount))]
-        var text = "motion \(flags.name) \(confidence.name)"
+        var text = L10n.phoneMotion(flags, confidence)(ctx.language)
         if case .runStarted(let event) = outcome {
             value["runStart"] = .int(event.runStartMs)
             if NotificationPolicy.shouldNotifyRunStart(settings: settings(ctx), workoutActive: active) {
@@ -54,7 +54,7 @@ extension PhoneApp {
             } else {
                 state.notifications.suppressedRunPrompts += 1
                 value["notified"] = false
-                text += ": run detected (notifications off)"
+                text += ": " + L10n.phoneRunDetectedSilently(ctx.language)
             }
         }
         return .ok(.dictionary(value), text: text)
@@ -78,7 +78,7 @@ extension PhoneApp {
     /// same as receiving the watch's live-metrics message (for scenarios and by hand).
     mutating func liveCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         let w = c.words
-        guard w.count >= 2 else { return .error("usage: live STATE [--activity A] [--hr BPM] [--kcal KCAL] [--elapsed SECONDS] [--start T]") }
+        guard w.count >= 2 else { return .error(L10n.usage("live STATE [--activity A] [--hr BPM] [--kcal KCAL] [--elapsed SECONDS] [--start T]")(ctx.language)) }
         var fields: [String: PlistValue] = ["type": .string(LiveWorkout.metricsType), "state": .string(w[1]), "atMs": .int(ctx.now)]
         if let a = c.option("activity") { fields["activity"] = .string(a) }
         if let v = c.option("hr").flatMap(Double.init) { fields["heartRateBpm"] = .double(v) }
@@ -86,21 +86,39 @@ extension PhoneApp {
         if let v = c.option("elapsed").flatMap(Double.init) { fields["elapsedMs"] = .int(Int64(v * 1000)) }
         if let word = c.option("start"), let t = PhoneTime.instant(word, nowMs: ctx.now, calendar: ctx.calendar) { fields["startMs"] = .int(t) }
         guard onLivePayload(.dictionary(fields), &ctx), let live = state.live else {
-            return .error("unknown workout state '\(w[1])' (notStarted, prepared, running, paused, stopped, ended)")
+            return .error(L10n.phoneUnknownWorkoutState(w[1])(ctx.language))
         }
         return .ok(live.plistValue, text: liveText(ctx) ?? "")
     }
 
-    /// "ワークアウト中: ランニング 記録中 142 bpm 87.3 kcal 20:00"; nil without a live workout.
+    /// "ワークアウト中: ランニング 記録中 142 bpm 87.3 kcal 20:00" ("ワークアウト終了: …" once it
+    /// ended); nil without a live workout.
     func liveText(_ ctx: NodeContext) -> String? {
         guard let live = state.live else { return nil }
         let l = ctx.language
-        let elapsed = live.elapsedMs.map { ms -> String in
-            let s = Int(ms / 1000)
-            return "\(s / 60):" + (s % 60 < 10 ? "0" : "") + "\(s % 60)"
-        } ?? L10n.fitnessPlaceholder(l)
-        return "\(L10n.phoneLiveWorkout(l)): \(Self.activityName(live.activity)(l)) \(Self.stateName(live.state)(l)) "
-            + "\(FitnessFormat.bpm(live.heartRateBpm)) \(FitnessFormat.kcal(live.energyKcal)) \(elapsed)"
+        let saved = savedRecord(of: live, ctx)
+        let elapsed = liveElapsedMs(live, ctx).map(FitnessFormat.elapsed) ?? L10n.fitnessPlaceholder(l)
+        let title = live.state == .ended ? L10n.phoneWorkoutEnded : L10n.phoneLiveWorkout
+        return "\(title(l)): \(Self.activityName(live.activity)(l)) \(Self.stateName(live.state)(l)) "
+            + "\(FitnessFormat.bpm(live.heartRateBpm)) \(FitnessFormat.kcal(saved?.totalEnergyKcal ?? live.energyKcal)) \(elapsed)"
+    }
+
+    /// The elapsed time the phone shows for the watch's workout: the saved workout's once its
+    /// record is here (the watch's own figure); while running, the last mirrored value plus
+    /// the time since it arrived (the watch sends metrics only when something changes, so an
+    /// idle running workout would otherwise stand still on the phone); else the last value.
+    func liveElapsedMs(_ live: LiveWorkout, _ ctx: NodeContext) -> Int64? {
+        if let saved = savedRecord(of: live, ctx) { return saved.elapsedMs }
+        guard let e = live.elapsedMs else { return nil }
+        return live.state == .running ? e + max(0, ctx.now - live.receivedMs) : e
+    }
+
+    /// The saved record of the live workout, once the watch's write of it is here.
+    func savedRecord(of live: LiveWorkout, _ ctx: NodeContext) -> WorkoutRecord? {
+        guard live.state == .ended, let id = live.workoutID, let r = ctx.replica.record(WorkoutRecord.self, id: id), r.state == .ended else {
+            return nil
+        }
+        return r
     }
 
     static func activityName(_ a: WorkoutActivityType) -> LocalizedText {

@@ -52,7 +52,7 @@ extension PhoneApp {
                 state.notifications.pendingRunStartMs = nil
             }
             state.notifications.record(DeliveredNotification(notification: n, deliveredMs: ctx.now, runStartMs: runStart))
-            ctx.log(.info, "notification delivered: \(n.id) “\(n.title)” (fire \(PhoneTime.dateTime(n.fireMs, ctx.calendar)))")
+            ctx.log(.info, "notification delivered: \(n.id) “\(n.title)” (fire \(PhoneTime.logDateTime(n.fireMs, ctx.calendar)))")
         }
     }
 
@@ -62,23 +62,23 @@ extension PhoneApp {
     mutating func notificationCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
         if w.count == 1 || (w.count == 2 && w[1] == "list") { return show(["notifications"], ctx) }
         guard w.count == 4, w[1] == "respond", w[3] == "accept" || w[3] == "dismiss" else {
-            return .error("usage: notification respond ID|last accept|dismiss")
+            return .error(L10n.usage("notification respond ID|last accept|dismiss")(ctx.language))
         }
         let delivered = state.notifications.delivered
         guard let index = delivered.lastIndex(where: { (w[2] == "last" || $0.notification.id == w[2]) && $0.response == nil }) else {
-            return .error("no delivered notification '\(w[2])' is waiting for an answer")
+            return .error(L10n.phoneNoNotification(w[2])(ctx.language))
         }
         var item = delivered[index]
         item.response = w[3]
         item.respondedMs = ctx.now
         state.notifications.delivered[index] = item
         var value: [String: PlistValue] = ["id": .string(item.notification.id), "response": .string(w[3])]
-        var text = "\(item.notification.id): \(w[3])"
+        var text = L10n.phoneNotificationAnswered(item.notification.id, accepted: w[3] == "accept")(ctx.language)
         if w[3] == "accept", item.notification.kind == .runDetected, let start = item.runStartMs {
             let effect = PhoneEffect.startWatchWorkout(activity: .running, startMs: start)
             perform(effect, &ctx)
             value["effect"] = effect.payload
-            text = "\(L10n.phoneStartingWorkoutOnWatch(ctx.language)) (\(PhoneTime.dateTime(start, ctx.calendar)))"
+            text = L10n.phoneStartingWorkout(from: PhoneTime.dateTime(start, ctx.calendar))(ctx.language)
         }
         return .ok(.dictionary(value), text: text)
     }
@@ -112,7 +112,7 @@ extension PhoneApp {
         for p in n.pending.items { lines.append("  \(PhoneTime.dateTime(p.fireMs, ctx.calendar))  \(p.title) — \(p.body)") }
         lines.append("\(L10n.phoneNotificationsDelivered(ctx.language)) (\(n.deliveredTotal))")
         for d in n.delivered.suffix(10) {
-            let answer = d.response.map { " [\($0)]" } ?? ""
+            let answer = d.response.map { " [\(L10n.phoneAnswer($0)(ctx.language))]" } ?? ""
             lines.append("  \(PhoneTime.dateTime(d.deliveredMs, ctx.calendar))  \(d.notification.title) — \(d.notification.body)\(answer)")
         }
         return lines.joined(separator: "\n")

@@ -38,7 +38,7 @@ extension PhoneApp {
         case "notifications", "notification": return notificationQuery(rest)
         case "export": return exportQuery(rest)
         case "goals", "goal", "profile": return CountdownCommands.query(path, countdownInput(ctx))
-        case "live": return liveQuery(rest)
+        case "live": return liveQuery(rest, ctx)
         case "effects", "effect": return effectQuery(rest)
         case "observer":
             let o = state.observer
@@ -151,13 +151,14 @@ extension PhoneApp {
         }
     }
 
-    func liveQuery(_ rest: [String]) -> PlistValue? {
+    func liveQuery(_ rest: [String], _ ctx: NodeContext) -> PlistValue? {
         let fields = ["state": "state", "hr": "heartRateBpm", "kcal": "energyKcal", "elapsed": "elapsedMs", "activity": "activity",
                       "start": "startMs", "id": "workoutID", "location": "location", "hr-count": "hrCount", "received": "receivedMs"]
         guard rest.first == "workout" else { return nil }
         guard let live = state.live else { return rest.count > 1 && rest[1] == "state" ? .string("none") : Self.noData }
         guard rest.count > 1 else { return live.plistValue }
         guard let key = fields[rest[1]] else { return nil }
+        if key == "elapsedMs" { return liveElapsedMs(live, ctx).map { .int($0) } ?? Self.noData }
         return live.plistValue[key] ?? Self.noData
     }
 

@@ -8,7 +8,7 @@ extension PhoneApp {
     /// `settings step-goal N` | `settings notifications|weekly-summary|run-detection on|off` | `settings`.
     mutating func settingsCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
         if w.count == 1 { return show(["settings"], ctx) }
-        let usage = "usage: settings step-goal N | settings notifications|weekly-summary|run-detection on|off"
+        let usage = L10n.usage("settings step-goal N | settings notifications|weekly-summary|run-detection on|off")(ctx.language)
         guard w.count == 3 else { return .error(usage) }
         let field: String
         let value: PlistValue
@@ -28,12 +28,12 @@ extension PhoneApp {
         }
         let key = RecordKey(AppSettings.collection, AppSettings.recordID)
         let before = settings(ctx)
-        if case .failure(let refusal) = ctx.set(key, [field: value]) { return .error("settings not stored: \(refusal)") }
+        if case .failure(let refusal) = ctx.set(key, [field: value]) { return .error(L10n.writeRefused(refusal)(ctx.language)) }
         onSettingsChanged(&ctx)
         let after = settings(ctx)
         let text = field == "stepGoal"
             ? "\(L10n.fitnessChangeStepGoal(ctx.language)): \(FitnessFormat.steps(before.stepGoal)(ctx.language)) → \(FitnessFormat.steps(after.stepGoal)(ctx.language))"
-            : "\(w[1]) \(w[2])"
+            : "\(Self.switchLabel(w[1])(ctx.language)): \(w[2] == "on" ? "ON" : "OFF")"
         return .ok(Self.settingsValue(after), text: text)
     }
 
@@ -45,6 +45,15 @@ extension PhoneApp {
         scheduleWeeklySummary(&ctx)
         refreshAppGroup(&ctx)
         reloadFitnessWidgets(&ctx)
+    }
+
+    /// A switch's row on the settings screen (seed wording for 通知の ON/OFF).
+    static func switchLabel(_ word: String) -> LocalizedText {
+        switch word {
+        case "weekly-summary": L10n.fitnessWeeklySummaryToggle
+        case "run-detection": L10n.fitnessRunDetectionToggle
+        default: L10n.fitnessNotificationsToggle
+        }
     }
 
     // MARK: - Views

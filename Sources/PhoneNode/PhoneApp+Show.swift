@@ -24,7 +24,7 @@ extension PhoneApp {
             return .ok(.dictionary(value), text: lines.joined(separator: "\n"))
         case "history":
             let range = args.count > 1 ? FitnessHistoryRange(rawValue: args[1]) : .weekly
-            guard let range else { return .error("usage: show history [weekly|monthly]") }
+            guard let range else { return .error(L10n.usage("show history [weekly|monthly]")(l)) }
             let h = history(range, ctx)
             return .ok(h.jsonValue(), text: h.text(l))
         case "settings":
@@ -42,6 +42,7 @@ extension PhoneApp {
             let value = PlistValue.array(all.map { .dictionary($0.fields.merging(["id": .string($0.id)]) { a, _ in a }) })
             let lines = all.map { w in
                 "\(PhoneTime.dateTime(w.startMs, ctx.calendar)) \(Self.activityName(w.activity)(l)) \(Self.stateName(w.state)(l)) "
+                    + "\(L10n.watchElapsedTime(l)) \(FitnessFormat.elapsed(w.elapsedMs)) "
                     + "\(FitnessFormat.kcal(w.totalEnergyKcal)) \(FitnessFormat.bpm(w.heartRateAverage)) [\(w.id)]"
             }
             return .ok(value, text: ([L10n.phoneWorkouts(l) + " (\(all.count))"] + lines).joined(separator: "\n"))
@@ -53,15 +54,15 @@ extension PhoneApp {
                                        "outcome": .string($0.outcome ?? "none")])
             }
             let lines = state.effects.map {
-                "\(PhoneTime.dateTime($0.atMs, ctx.calendar)) \($0.effect.payload.jsonString()) → \($0.outcome ?? "none")"
+                "\(PhoneTime.dateTime($0.atMs, ctx.calendar)) \(L10n.phoneEffect($0.effect, ctx.calendar)(l)) → \($0.outcome ?? L10n.noneText(l))"
             }
-            return .ok(.array(items), text: lines.isEmpty ? "no effects" : lines.joined(separator: "\n"))
+            return .ok(.array(items), text: lines.isEmpty ? L10n.phoneNoEffects(l) : lines.joined(separator: "\n"))
         case "link":
             return .ok(linkScreenValue(ctx), text: linkScreenText(ctx))
         case "help":
-            return .ok(.string(Self.help), text: Self.help)
+            return .ok(.string(Self.help(l)), text: Self.help(l))
         default:
-            return .error("usage: show \(Self.screens.joined(separator: "|"))")
+            return .error(L10n.usage("show \(Self.screens.joined(separator: "|"))")(l))
         }
     }
 
@@ -98,8 +99,11 @@ extension PhoneApp {
             "countdownBudget": budget(c.budgetUsed, c.budgetDay, c.reloads, c.denied, c.nextReloadMs),
             "url": .string(FitnessWidgets.deepLink), "accentColor": .string(FitnessWidgets.accentColorHex),
         ]
-        if let s = smallWidgetEntry() { v["small"] = s.jsonValue() }
-        if let m = mediumWidgetEntry() { v["medium"] = m.jsonValue() }
+        if let s = smallWidgetEntry(ctx) { v["small"] = s.jsonValue() }
+        if let m = mediumWidgetEntry(ctx) { v["medium"] = m.jsonValue() }
+        if let at = w.entryMs, let shown = w.shown {
+            v["entryDates"] = .array(FitnessWidgets.timelineSnapshots(shown, nowMs: at).map { .int($0.dateMs) })
+        }
         if let next = w.nextReloadMs { v["policy"] = FitnessWidgetReloadPolicy.after(next).plistValue }
         if let t = countdownWidgetTimeline() { v["countdown"] = t.jsonValue(ctx.language) }
         if let g = w.appGroup { v["appGroup"] = g.plistValue }
@@ -116,8 +120,8 @@ extension PhoneApp {
         }
         return [
             L10n.phoneWidgets(l),
-            "[small] \(smallWidgetEntry()?.text(l) ?? none)",
-            "[medium] \(mediumWidgetEntry()?.text(l) ?? none)",
+            "[small] \(smallWidgetEntry(ctx)?.text(l) ?? none)",
+            "[medium] \(mediumWidgetEntry(ctx)?.text(l) ?? none)",
             "  \(FitnessWidgets.deepLink) — \(used(fitness))",
             "[countdown] \(countdownWidgetTimeline()?.text(l) ?? none)",
             "  \(countdownWidgetTimeline()?.current?.link.url ?? CountdownDeepLink.list.url) — \(used(countdown))",
@@ -137,13 +141,26 @@ extension PhoneApp {
 
     /// The link screen as text.
     func linkScreenText(_ ctx: NodeContext) -> String {
-        let l = state.link
+        let l = state.link, lang = ctx.language
+        let none = L10n.noneText(lang)
+        let complication = L10n.phoneComplicationState(
+            enabled: ctx.isComplicationEnabled, remaining: ctx.remainingComplicationUserInfoTransfers, sent: l.complicationSent,
+            fallback: l.complicationFallback, failed: l.complicationFailed)(lang)
+        if lang == .ja {
+            return [
+                "Apple Watch: \(ctx.isReachable ? "到達可能" : "到達不可")",
+                "メッセージ: 送信 \(l.messagesSent)、失敗 \(l.messagesFailed)、受信 \(l.messagesReceived)",
+                "開始リクエスト: メッセージで \(l.startsByMessage)、ユーザー情報で \(l.startsByUserInfo)。最後: \(l.lastStartVia ?? none) → \(l.lastStartResult ?? none)",
+                complication,
+                "受信したファイル: \(l.filesReceived)" + (l.lastFile.map { " — 最後: \($0.name)（サンプル \($0.sampleCount ?? 0)件）" } ?? ""),
+                "リンクエラー: \(l.linkErrors)" + (l.lastLinkError.map { " — 最後: \($0)" } ?? ""),
+            ].joined(separator: "\n")
+        }
         return [
-            "watch \(ctx.isReachable ? "reachable" : "not reachable"); complication \(ctx.isComplicationEnabled ? "on the face" : "not on the face")",
+            "watch \(ctx.isReachable ? "reachable" : "not reachable")",
             "messages: \(l.messagesSent) sent, \(l.messagesFailed) failed, \(l.messagesReceived) received",
-            "start requests: \(l.startsByMessage) by message, \(l.startsByUserInfo) by user info; last \(l.lastStartVia ?? "none") → \(l.lastStartResult ?? "none")",
-            "complication: \(l.complicationSent) pushed, \(l.complicationFallback) as user info, \(l.complicationFailed) failed; "
-                + "\(ctx.remainingComplicationUserInfoTransfers) left today",
+            "start requests: \(l.startsByMessage) by message, \(l.startsByUserInfo) by user info; last \(l.lastStartVia ?? none) → \(l.lastStartResult ?? none)",
+            complication,
             "files received: \(l.filesReceived)" + (l.lastFile.map { " — last \($0.name) (\($0.sampleCount ?? 0) samples)" } ?? ""),
             "link errors: \(l.linkErrors)" + (l.lastLinkError.map { " — last \($0)" } ?? ""),
         ].joined(separator: "\n")
@@ -151,8 +168,27 @@ extension PhoneApp {
 
     // MARK: - Help
 
-    /// The command summary (`show help`).
-    static let help = """
+    /// The command summary (`show help`), in `language`.
+    static func help(_ language: AppLanguage) -> String { language == .ja ? helpJa : helpEn }
+
+    static let helpJa = """
+        ヘルスケア: steps N | energy KCAL [--from T] [--to T] [--source phone|watch]（歩数・消費カロリー）; hr BPM [--at T]（心拍数）; sleep STAGE FROM TO（睡眠）
+                    authorize grant|deny steps|activeEnergy|heartRate|sleepAnalysis|all（HealthKit 連携）
+        モーション: motion FLAGS CONFIDENCE [--at T]; live STATE [--hr BPM] [--kcal KCAL] [--elapsed S]
+        ウォッチ:   complication [push]（App Groupのデータを送る）
+        設定:       settings step-goal N | settings notifications|weekly-summary|run-detection on|off
+        通知:       notification respond ID|last accept|dismiss
+        書き出し:   export csv（データをエクスポート）
+        アプリ:     app foreground|background; widget tap small|medium|countdown
+        目標:       \(CountdownCommands.usage)
+        通信:       message send JSON [--no-reply] [--timeout 5s] · context set JSON · context · userinfo send JSON · outbox
+                    userinfo cancel SEQ · file send PATH · files · file cancel ID · complication push JSON · link
+                    （あとから届く返信や転送の結果は「! …」の行に出ます）
+        画面:       show \(screens.joined(separator: "|"))   （T: HH:MM[:SS]、オフセット付きのISO日時、またはエポックミリ秒）
+        照会:       query PATH…（一覧は docs/PHONE.md）
+        """
+
+    static let helpEn = """
         health:   steps N | energy KCAL [--from T] [--to T] [--source phone|watch]; hr BPM [--at T]; sleep STAGE FROM TO
                   authorize grant|deny steps|activeEnergy|heartRate|sleepAnalysis|all
         motion:   motion FLAGS CONFIDENCE [--at T]; live STATE [--hr BPM] [--kcal KCAL] [--elapsed S]
@@ -160,8 +196,11 @@ extension PhoneApp {
         settings: settings step-goal N | settings notifications|weekly-summary|run-detection on|off
         notify:   notification respond ID|last accept|dismiss
         export:   export csv
-        app:      app foreground|background
+        app:      app foreground|background; widget tap small|medium|countdown
         goals:    \(CountdownCommands.usage)
+        link:     message send JSON [--no-reply] [--timeout 5s] · context set JSON · context · userinfo send JSON · outbox
+                  userinfo cancel SEQ · file send PATH · files · file cancel ID · complication push JSON · link
+                  (replies and transfer outcomes come later as "! …" lines)
         show:     show \(screens.joined(separator: "|"))   (T: HH:MM[:SS], ISO date-time with offset, or epoch ms)
         queries:  see docs/PHONE.md
         """

@@ -10,7 +10,8 @@ import Shared
 ///   App Group as it is at the reload, with policy `.after(now + 15 min)`.
 /// - A snapshot summed over another local day than today's has no "today" values: the widget
 ///   shows "—" for steps and calories until the app writes a new one (never yesterday's steps
-///   as today's). The day is its bounds, so after a time-zone change a snapshot of the old
+///   as today's). Each timeline has a midnight entry for this: from the local midnight after
+///   the reload the widget shows "—", not the ended day's total for up to 15 minutes. The day is its bounds, so after a time-zone change a snapshot of the old
 ///   zone's day is not today's even when it has today's date; the app rewrites the App Group
 ///   and reloads the widgets on a zone change (`runDue`).
 /// - Every reload asks the budget (72 a day per widget kind; free while the app is in the
@@ -57,16 +58,22 @@ extension PhoneApp {
         return s
     }
 
-    /// The small widget's current entry; nil before the first timeline.
-    func smallWidgetEntry() -> FitnessSmallWidgetEntry? {
+    /// The fitness timeline's entry showing at `ctx.now`: the reload's, or from the local
+    /// midnight after it on, its midnight entry without today's values
+    /// (`FitnessWidgets.timelineSnapshots`); nil before the first timeline.
+    func currentFitnessEntry(_ ctx: NodeContext) -> (dateMs: EpochMs, snapshot: FitnessWidgetSnapshot)? {
         guard let at = state.widgets.entryMs, let s = state.widgets.shown else { return nil }
-        return FitnessSmallWidgetEntry(dateMs: at, snapshot: s)
+        return FitnessWidgets.timelineSnapshots(s, nowMs: at).last { $0.dateMs <= ctx.now } ?? (at, s)
+    }
+
+    /// The small widget's current entry; nil before the first timeline.
+    func smallWidgetEntry(_ ctx: NodeContext) -> FitnessSmallWidgetEntry? {
+        currentFitnessEntry(ctx).map { FitnessSmallWidgetEntry(dateMs: $0.dateMs, snapshot: $0.snapshot) }
     }
 
     /// The medium widget's current entry; nil before the first timeline.
-    func mediumWidgetEntry() -> FitnessMediumWidgetEntry? {
-        guard let at = state.widgets.entryMs, let s = state.widgets.shown else { return nil }
-        return FitnessMediumWidgetEntry(dateMs: at, snapshot: s)
+    func mediumWidgetEntry(_ ctx: NodeContext) -> FitnessMediumWidgetEntry? {
+        currentFitnessEntry(ctx).map { FitnessMediumWidgetEntry(dateMs: $0.dateMs, snapshot: $0.snapshot) }
     }
 
     // MARK: - Countdown widget

@@ -145,13 +145,13 @@ public struct PhoneApp: NodeApp {
         case "show": return show(Array(w.dropFirst()), ctx)
         case "workouts": return show(["workouts"], ctx)
         case let verb? where CountdownCommands.verbs.contains(verb): return goalCommand(w, &ctx)
-        default: return .error("unknown command '\(command.raw)' (see `show help`)")
+        default: return .error(L10n.unknownCommand(command.raw)(ctx.language))
         }
     }
 
     /// `app foreground|background`: the user opens or leaves the app.
     mutating func appCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        guard w.count == 2, w[1] == "foreground" || w[1] == "background" else { return .error("usage: app foreground|background") }
+        guard w.count == 2, w[1] == "foreground" || w[1] == "background" else { return .error(L10n.usage("app foreground|background")(ctx.language)) }
         let foreground = w[1] == "foreground"
         let changed = foreground != state.app.isForeground
         state.app.isForeground = foreground
@@ -163,7 +163,7 @@ public struct PhoneApp: NodeApp {
             refreshAppGroup(&ctx)
             reloadFitnessWidgets(&ctx)
         }
-        return .ok(["foreground": .bool(foreground), "changed": .bool(changed)], text: "app \(w[1])")
+        return .ok(["foreground": .bool(foreground), "changed": .bool(changed)], text: L10n.phoneAppMoved(foreground: foreground)(ctx.language))
     }
 
     /// `widget tap small|medium|countdown`: the user taps the widget; the system opens the app
@@ -171,11 +171,11 @@ public struct PhoneApp: NodeApp {
     /// screen the link names: the dashboard, the goal list or one goal.
     mutating func widgetTapCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
         guard w.count == 3, w[1] == "tap", ["small", "medium", "countdown"].contains(w[2]) else {
-            return .error("usage: widget tap small|medium|countdown")
+            return .error(L10n.usage("widget tap small|medium|countdown")(ctx.language))
         }
         let all = widgetsValue(ctx)
         let entry = w[2] == "countdown" ? all["countdown"]?["entries"]?.arrayValue?.first : all[w[2]]
-        guard let url = entry?["url"]?.stringValue else { return .error("the \(w[2]) widget shows no entry yet") }
+        guard let url = entry?["url"]?.stringValue else { return .error(L10n.phoneWidgetEmpty(w[2])(ctx.language)) }
         let screen: String
         switch CountdownDeepLink(url: url) {
         case .list?: screen = "goals"
@@ -185,7 +185,7 @@ public struct PhoneApp: NodeApp {
         _ = appCommand(["app", "foreground"], &ctx)
         state.app.openedURL = url
         state.app.openedScreen = screen
-        return .ok(["url": .string(url), "screen": .string(screen)], text: "opened \(url): \(screen)")
+        return .ok(["url": .string(url), "screen": .string(screen)], text: L10n.phoneOpened(url, screen: screen)(ctx.language))
     }
 
     // MARK: - Due work
@@ -193,6 +193,7 @@ public struct PhoneApp: NodeApp {
     /// Everything whose time has come: a time-zone or date change, notifications, the step
     /// observer's delivery, widget reloads.
     mutating func runDue(_ ctx: inout NodeContext) {
+        followClockStepBack(&ctx)
         let zone = ctx.calendar.timeZone.identifier
         if let previous = state.app.timeZone, previous != zone {
             state.notifications.pending.onTimeZoneChange(nowMs: ctx.now, calendar: ctx.calendar)
@@ -210,6 +211,25 @@ public struct PhoneApp: NodeApp {
         if let due = state.observer.dueMs, due <= ctx.now { deliverStepObserver(&ctx) }
         if state.widgets.nextReloadMs.map({ $0 <= ctx.now }) ?? true { reloadFitnessWidgets(&ctx) }
         if isCountdownWidgetReloadDue(ctx) { reloadCountdownWidget(&ctx) }
+    }
+
+    /// Timers and stamps set on a wall clock that has since gone back (bumped ahead, then
+    /// corrected) would wait for the size of the step. The observer's last delivery and the
+    /// start of its pending data count as now (it delivers at most an hour from now, as it
+    /// would have); a fitness widget reload granted "in the future" is due again a refresh
+    /// interval from now; a reload after a denial waits for the coming local midnight, not
+    /// one a day or more away. (The countdown widget has its own rule,
+    /// `isCountdownWidgetReloadDue`.) A step forward needs nothing: what is due runs at once.
+    mutating func followClockStepBack(_ ctx: inout NodeContext) {
+        if let last = state.observer.lastDeliveryMs, last > ctx.now { state.observer.lastDeliveryMs = ctx.now }
+        if let since = state.observer.pendingSinceMs, since > ctx.now { state.observer.pendingSinceMs = ctx.now }
+        guard let next = state.widgets.nextReloadMs else { return }
+        let interval = FitnessWidgets.refreshIntervalMs
+        if let entry = state.widgets.entryMs, entry > ctx.now, next > ctx.now + interval {
+            state.widgets.nextReloadMs = ctx.now + interval
+        } else if next > ctx.now + interval, next > nextLocalMidnight(ctx) {
+            state.widgets.nextReloadMs = nextLocalMidnight(ctx)
+        }
     }
 
     /// Recomputes every goal's count for today (launch, foreground, date change).

@@ -54,15 +54,22 @@ enum PhoneTime {
         return .success((startMs, endMs))
     }
 
-    /// `HH:MM` local, for replies.
+    /// `HH:MM:SS` local, for replies.
     static func clock(_ ms: EpochMs, _ calendar: LocalCalendar) -> String {
         let t = calendar.timeOfDay(ms)
-        return two(t.hour) + ":" + two(t.minute) + (t.second == 0 ? "" : ":" + two(t.second))
+        return two(t.hour) + ":" + two(t.minute) + ":" + two(t.second)
     }
 
-    /// `YYYY-MM-DD HH:MM` local, for texts.
+    /// `YYYY-MM-DD HH:MM[:SS]` local (seconds only when not 0): the form the node's log has
+    /// always used; kept for the log lines until the log's own times change.
+    static func logDateTime(_ ms: EpochMs, _ calendar: LocalCalendar) -> String {
+        let t = calendar.timeOfDay(ms)
+        return "\(calendar.civilDate(ms)) \(two(t.hour)):\(two(t.minute))" + (t.second == 0 ? "" : ":\(two(t.second))")
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS` local, for texts.
     static func dateTime(_ ms: EpochMs, _ calendar: LocalCalendar) -> String {
-        "\(calendar.civilDate(ms)) \(clock(ms, calendar))"
+        calendar.dateTimeText(ms)
     }
 
     private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
@@ -73,14 +80,15 @@ enum PhoneCommandError: Error, Equatable {
     case usage(String)
     case badTime(String)
     case emptyInterval
-    case outOfRange(String)
+    case outOfRange(LocalizedText)
 
-    var message: String {
+    /// Why, in `language`.
+    func message(_ language: AppLanguage) -> String {
         switch self {
-        case .usage(let u): "usage: \(u)"
-        case .badTime(let w): "'\(w)' is not a time (HH:MM, HH:MM:SS, an ISO date-time with an offset, or epoch ms)"
-        case .emptyInterval: "the interval is empty: --from must be before --to"
-        case .outOfRange(let m): m
+        case .usage(let u): L10n.usage(u)(language)
+        case .badTime(let w): L10n.phoneBadTime(w)(language)
+        case .emptyInterval: L10n.phoneEmptyInterval(language)
+        case .outOfRange(let m): m(language)
         }
     }
 }

@@ -35,10 +35,10 @@ extension WatchApp {
         let input = CountdownCommandInput(
             goals: ctx.replica.all(CountdownGoal.self), profile: ctx.replica.record(UserProfile.self, id: UserProfile.recordID),
             deletion: goalDeletion, nowMs: ctx.now, calendar: ctx.calendar, language: ctx.language, newGoalID: next.id)
-        guard let result = CountdownCommands.run(words, input) else { return .error("unknown command '\(words.joined(separator: " "))'") }
+        guard let result = CountdownCommands.run(words, input) else { return .error(L10n.unknownCommand(words.joined(separator: " "))(ctx.language)) }
         goalDeletion = result.deletion
         guard result.isOK else { return .error(result.text) }
-        if let refusal = ctx.apply(result.writes) { return .error("not stored: \(refusal)") }
+        if let refusal = ctx.apply(result.writes) { return .error(L10n.writeRefused(refusal)(ctx.language)) }
         if result.usedNewGoalID { ctx.setLocal(Self.goalCounterKey, .int(Int64(next.counter))) }
         if result.changesRecords { refreshGoals(&ctx) }
         return .ok(result.value, text: result.text)

@@ -41,7 +41,7 @@ extension WatchApp {
 
     /// The entry's line, then the numbered list.
     func goalsText(_ ctx: NodeContext) -> String {
-        [goalEntry?.text(ctx.language), goals?.text(ctx.language)].compactMap { $0 }.joined(separator: "\n")
+        [goalEntry?.text(ctx.language), goals?.text(ctx.language, withIDs: true)].compactMap { $0 }.joined(separator: "\n")
     }
 
     /// `goal top title|days|status`, `goal count`.

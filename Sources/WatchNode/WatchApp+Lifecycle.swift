@@ -17,14 +17,15 @@ extension WatchApp {
 
     /// `app foreground|background|wrist-down|wrist-up`.
     mutating func appCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        guard w.count == 2 else { return .error("usage: app foreground|background|wrist-down|wrist-up") }
+        let usage = L10n.usage("app foreground|background|wrist-down|wrist-up")(ctx.language)
+        guard w.count == 2 else { return .error(usage) }
         let target: WatchAppPresence
         switch w[1] {
         case "foreground": target = .foreground
         case "background": target = .background
         case "wrist-down": target = lifecycle.presence == .background ? .background : .wristDown
         case "wrist-up": target = lifecycle.presence == .wristDown ? .foreground : lifecycle.presence
-        default: return .error("usage: app foreground|background|wrist-down|wrist-up")
+        default: return .error(usage)
         }
         let wasForeground = lifecycle.presence == .foreground
         applyLifecycle(lifecycle.onPresenceChanged(target, at: ctx.now), &ctx)
@@ -36,7 +37,7 @@ extension WatchApp {
 
     /// `runtime start KIND|stop` (KIND: self-care, mindfulness, physical-therapy, smart-alarm).
     mutating func runtimeCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        let usage = "usage: runtime start self-care|mindfulness|physical-therapy|smart-alarm | runtime stop"
+        let usage = L10n.usage("runtime start self-care|mindfulness|physical-therapy|smart-alarm | runtime stop")(ctx.language)
         let events: [WatchAppEvent]
         switch (w.count, w.dropFirst().first) {
         case (3, "start"):
@@ -47,7 +48,7 @@ extension WatchApp {
         default:
             return .error(usage)
         }
-        if let refusal = applyLifecycle(events, &ctx) { return .error(refusal) }
+        if let refusal = applyLifecycle(events, &ctx) { return .error(refusal.message(ctx.language)) }
         return .ok(appValue(ctx), text: appText(ctx))
     }
 
@@ -56,8 +57,8 @@ extension WatchApp {
     /// Carries out the lifecycle's events and reports the app state to the link. Returns the
     /// refusal, if the request was refused.
     @discardableResult
-    mutating func applyLifecycle(_ events: [WatchAppEvent], _ ctx: inout NodeContext) -> String? {
-        var refusal: String?
+    mutating func applyLifecycle(_ events: [WatchAppEvent], _ ctx: inout NodeContext) -> WatchAppRefusal? {
+        var refusal: WatchAppRefusal?
         for e in events {
             switch e {
             case .reachabilityInputChanged(let up):
@@ -69,8 +70,8 @@ extension WatchApp {
                 lastRuntimeEnd = e
             case .scheduleTick:
                 break  // `nextDeadline` reports the lifecycle's deadline.
-            case .refused(let text):
-                refusal = text
+            case .refused(let why):
+                refusal = why
             }
         }
         syncAppState(&ctx)
@@ -102,11 +103,11 @@ extension WatchApp {
         return .dictionary(d)
     }
 
-    /// One line: `foreground, running, reachable; runtime mindfulness until …`.
+    /// One line: `foreground, running, reachable; runtime mindfulness until 2026-06-01 08:00:00`.
     func appText(_ ctx: NodeContext) -> String {
-        let runtime = lifecycle.extendedRuntime.map { " ; runtime \(WatchCommandWords.kebab($0.kind.rawValue)) until \($0.expiresAtMs)" } ?? ""
-        return "\(presenceName), \(lifecycle.isReachableInput ? "running" : "suspended"), "
-            + "\(ctx.session.isReachable ? "reachable" : "not reachable")\(runtime)"
+        let runtime = lifecycle.extendedRuntime.map { ($0.kind, ctx.calendar.dateTimeText($0.expiresAtMs)) }
+        return L10n.watchAppLine(lifecycle.presence, running: lifecycle.isReachableInput, reachable: ctx.session.isReachable,
+                                 runtime: runtime)(ctx.language)
     }
 
     /// The presence as commands name it: foreground, background, wrist-down.

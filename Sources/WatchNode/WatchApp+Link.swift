@@ -113,7 +113,7 @@ extension WatchApp {
         switch handlePhonePayload(message, isComplication: false, &ctx) {
         case nil: ["error": "unknown message"]
         case .failure(let e)?: ["error": .string(e.description)]
-        case .success?: ["ok": true]
+        case .success(let reply)?: reply
         }
     }
 

@@ -198,13 +198,31 @@ extension WatchApp {
 
     // MARK: - Screens
 
-    /// The app's commands, for `show help`.
-    public static let helpText = """
+    /// The app's commands, for `show help`, in `language`.
+    public static func helpText(_ language: AppLanguage) -> String { language == .ja ? helpTextJa : helpTextEn }
+
+    static let helpTextJa = """
+        ワークアウト: crown +1|-1（種類を選ぶ）· location indoor|outdoor · workout prepare [TYPE]|start [TYPE]|pause|resume|stop|end|discard
+        サンプル:     hr BPM（心拍数）· energy KCAL [--over DURATION]（消費カロリー）· steps N [--over DURATION]（歩数）
+        設定:         settings step-goal N（1,000〜100,000歩）
+        目標:         \(CountdownCommands.usage)
+        アプリ:       app foreground|background|wrist-down|wrist-up · runtime start self-care|mindfulness|physical-therapy|smart-alarm · runtime stop
+        画面:         show workout|picker|rings|complication|goals|app|link|help
+        通信:         message send JSON [--no-reply] [--timeout 5s] · context set JSON · context · userinfo send JSON · outbox
+                      userinfo cancel SEQ · file send PATH · files · file cancel ID · link（あとから届く返信や転送の結果は「! …」の行に出ます）
+        照会:         query PATH…（一覧は docs/WATCH.md）
+        （TYPE: running、walking、cycling。DURATION: 30s、5m、1h30m）
+        """
+
+    static let helpTextEn = """
         workout:      crown +1|-1 · location indoor|outdoor · workout prepare [TYPE]|start [TYPE]|pause|resume|stop|end|discard
         samples:      hr BPM · energy KCAL [--over DURATION] · steps N [--over DURATION]
         settings:     settings step-goal N (1,000–100,000)
+        goals:        \(CountdownCommands.usage)
         lifecycle:    app foreground|background|wrist-down|wrist-up · runtime start self-care|mindfulness|physical-therapy|smart-alarm · runtime stop
         screens:      show workout|picker|rings|complication|goals|app|link|help
+        link:         message send JSON [--no-reply] [--timeout 5s] · context set JSON · context · userinfo send JSON · outbox
+                      userinfo cancel SEQ · file send PATH · files · file cancel ID · link (replies and transfer outcomes come later as "! …" lines)
         queries:      query workouts [last …] · workout state|id|elapsed|activity|location|samples|energy · workout hr latest|avg|min|max|count
                       rings steps|energy value|goal|fraction|closed · steps today · settings step-goal|energy-goal
                       complication value|max|fraction|label|reloads|total-reloads|pending|entries · goal top title|days|status · goal count|reloads
@@ -217,7 +235,8 @@ extension WatchApp {
 
     /// `show workout|picker|rings|complication|goals|app|link|help`.
     func showCommand(_ w: [String], _ ctx: NodeContext) -> CommandReply {
-        guard w.count == 2 else { return .error("usage: show workout|picker|rings|complication|goals|app|link|help") }
+        let usage = L10n.usage("show workout|picker|rings|complication|goals|app|link|help")(ctx.language)
+        guard w.count == 2 else { return .error(usage) }
         switch w[1] {
         case "workout":
             guard let screen = manager.screen(at: ctx.now) else { return .ok(picker.jsonValue(), text: picker.text(ctx.language)) }
@@ -234,11 +253,11 @@ extension WatchApp {
         case "app":
             return .ok(appValue(ctx), text: appText(ctx))
         case "link":
-            return .ok(link.jsonValue(), text: link.text())
+            return .ok(link.jsonValue(), text: link.text(ctx.language))
         case "help":
-            return .ok(.string(Self.helpText), text: Self.helpText)
+            return .ok(.string(Self.helpText(ctx.language)), text: Self.helpText(ctx.language))
         default:
-            return .error("usage: show workout|picker|rings|complication|goals|app|link|help")
+            return .error(usage)
         }
     }
 }

@@ -113,7 +113,7 @@ extension WatchApp {
         }
         ctx.setLocal(WorkoutSnapshotStore.quarantineKey, .dictionary(moved))
         ctx.log(.error, "workout not recovered: \(reason); snapshot moved to \(WorkoutSnapshotStore.quarantineKey)")
-        noteError("workout not recovered: \(reason)")
+        noteError(L10n.watchNotRecovered(reason)(ctx.language))
     }
 
     // MARK: - Persisting

@@ -41,20 +41,20 @@ extension WatchApp {
     mutating func stepsCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         let w = c.words
         guard w.count == 2 || (w.count == 4 && w[2] == "--over"), let n = Int(w[1]) else {
-            return .error("usage: steps N [--over DURATION]")
+            return .error(L10n.usage("steps N [--over DURATION]")(ctx.language))
         }
         guard (0...Self.maxStepsPerSample).contains(n) else {
-            return .error("rejected: \(n) steps is outside 0…\(Self.maxStepsPerSample) for one sample")
+            return .error(L10n.watchStepsOutOfRange(n, max: Self.maxStepsPerSample)(ctx.language))
         }
         var spanMs = Self.defaultStepSampleMs
         if let over = c.option("over") {
-            guard let ms = WatchCommandWords.durationMs(over) else { return .error("bad duration '\(over)' (e.g. 30s, 5m, 1h30m)") }
+            guard let ms = WatchCommandWords.durationMs(over) else { return .error(L10n.watchBadDuration(over)(ctx.language)) }
             spanMs = ms
         }
         let sample = HealthSample(
             id: newStepSampleID(endMs: ctx.now, ctx), kind: .steps, source: .watch, startMs: ctx.now - spanMs, endMs: ctx.now,
             value: Double(n))
-        if case .failure(let e) = ctx.put(sample) { return .error("steps not saved: \(e)") }
+        if case .failure(let e) = ctx.put(sample) { return .error(L10n.writeRefused(e)(ctx.language)) }
         refreshComplication(&ctx)
         let r = rings(ctx)
         return .ok(r.jsonValue(), text: r.text(ctx.language))
@@ -75,13 +75,12 @@ extension WatchApp {
     /// screen sets it. Only the `stepGoal` field is written, so a concurrent phone edit of
     /// another setting is kept.
     mutating func settingsCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        guard w.count == 3, w[1] == "step-goal" else { return .error("usage: settings step-goal N") }
+        guard w.count == 3, w[1] == "step-goal" else { return .error(L10n.usage("settings step-goal N")(ctx.language)) }
         guard let goal = Int(w[2]), AppSettings.stepGoalRange.contains(goal) else {
-            return .error("step goal must be a whole number from \(WatchFormat.grouped(AppSettings.stepGoalRange.lowerBound)) "
-                + "to \(WatchFormat.grouped(AppSettings.stepGoalRange.upperBound)), got '\(w[2])'")
+            return .error(L10n.stepGoalOutOfRange(AppSettings.stepGoalRange)(ctx.language))
         }
         let key = RecordKey(AppSettings.collection, AppSettings.recordID)
-        if case .failure(let e) = ctx.set(key, ["stepGoal": .int(Int64(goal))]) { return .error("step goal not saved: \(e)") }
+        if case .failure(let e) = ctx.set(key, ["stepGoal": .int(Int64(goal))]) { return .error(L10n.writeRefused(e)(ctx.language)) }
         refreshComplication(&ctx)
         let r = rings(ctx)
         return .ok(r.jsonValue(), text: r.text(ctx.language))

@@ -8,7 +8,7 @@ extension WatchApp {
     /// `crown +N|-N`: scrolls the activity list (clamped at both ends).
     mutating func crownCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
         guard w.count == 2, let detents = Int(w[1].hasPrefix("+") ? String(w[1].dropFirst()) : w[1]) else {
-            return .error("usage: crown +1|-1")
+            return .error(L10n.usage("crown +1|-1")(ctx.language))
         }
         let moved = picker.onCrown(detents)
         if moved { persistPicker(&ctx) }
@@ -17,7 +17,7 @@ extension WatchApp {
 
     /// `location indoor|outdoor`.
     mutating func locationCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        guard w.count == 2, let location = WorkoutLocation(rawValue: w[1]) else { return .error("usage: location indoor|outdoor") }
+        guard w.count == 2, let location = WorkoutLocation(rawValue: w[1]) else { return .error(L10n.usage("location indoor|outdoor")(ctx.language)) }
         if picker.select(location: location) { persistPicker(&ctx) }
         return .ok(picker.jsonValue(), text: picker.text(ctx.language))
     }
@@ -26,12 +26,12 @@ extension WatchApp {
 
     /// `workout prepare|start [TYPE]|pause|resume|stop|end|discard`.
     mutating func workoutCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        let usage = "usage: workout prepare [TYPE]|start [TYPE]|pause|resume|stop|end|discard (TYPE: running, walking, cycling)"
+        let usage = L10n.usage("workout prepare [TYPE]|start [TYPE]|pause|resume|stop|end|discard (TYPE: running, walking, cycling)")(ctx.language)
         guard w.count >= 2 else { return .error(usage) }
         var type: WorkoutActivityType?
         if w.count == 3, w[1] == "prepare" || w[1] == "start" {
             guard let t = WorkoutActivityType(rawValue: w[2]) else {
-                return .error("unknown activity type '\(w[2])' (running, walking, cycling)")
+                return .error(L10n.watchUnknownActivity(w[2])(ctx.language))
             }
             type = t
         } else if w.count != 2 {
@@ -57,24 +57,25 @@ extension WatchApp {
         case "discard": effects = manager.discardPrepared()
         default: return .error(usage)
         }
-        if let refusal = apply(effects, &ctx) { return .error(refusal.description) }
+        if let refusal = apply(effects, &ctx) { return .error(refusal.message(ctx.language, ctx.calendar)) }
         return workoutReply(effects, ctx)
     }
 
     /// The reply to an accepted session call: the screen, or the saved workout once ended.
     func workoutReply(_ effects: [WorkoutEffect], _ ctx: NodeContext) -> CommandReply {
+        let l = ctx.language
         var notes = effects.compactMap { e -> String? in
-            if case .sessionFailed(let id, let failure) = e { "workout \(id) ended: \(failure.description)" } else { nil }
+            if case .sessionFailed(let id, let failure) = e { L10n.watchWorkoutEnded(id, failure)(l) } else { nil }
         }
         if let saved = effects.savedWorkout, manager.session == nil {
-            notes.append("workout \(saved.record.id) saved: \(saved.samples.count) samples, "
-                + "elapsed \(WatchFormat.elapsed(saved.record.elapsedMs))")
+            notes.append(L10n.watchWorkoutSaved(saved.record.id, samples: saved.samples.count,
+                                                elapsed: WatchFormat.elapsed(saved.record.elapsedMs))(l))
             var v = saved.record.fields
             v["id"] = .string(saved.record.id)
             v["samples"] = .int(Int64(saved.samples.count))
             return .ok(.dictionary(v), text: notes.joined(separator: "\n"))
         }
-        guard let screen = manager.screen(at: ctx.now) else { return .ok(text: (notes + ["no active workout"]).joined(separator: "\n")) }
+        guard let screen = manager.screen(at: ctx.now) else { return .ok(text: (notes + [L10n.watchNoActiveWorkout(l)]).joined(separator: "\n")) }
         var v = screen.jsonValue().dictionaryValue ?? [:]
         v["id"] = .string(screen.workoutID)
         return .ok(.dictionary(v), text: (notes + [screen.text(ctx.language)]).joined(separator: "\n"))
@@ -86,7 +87,7 @@ extension WatchApp {
     func workoutClockMs(_ ctx: inout NodeContext) -> EpochMs {
         let ms = manager.clockMs(at: ctx.now)
         if ms != ctx.now {
-            ctx.log(.info, "workout clock: the wall clock \(ctx.now) is behind the workout's latest recorded time; dated \(ms)")
+            ctx.log(.info, "workout clock: the wall clock \(ctx.calendar.dateTimeText(ctx.now, withMillis: true)) is behind the workout's latest recorded time; dated \(ctx.calendar.dateTimeText(ms, withMillis: true))")
         }
         return ms
     }
@@ -118,9 +119,10 @@ extension WatchApp {
 
     /// `hr BPM`: one heart-rate sample now (on the workout's clock, `workoutClockMs`).
     mutating func heartRateCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        guard w.count == 2, let bpm = Double(w[1]) else { return .error("usage: hr BPM") }
+        guard w.count == 2, let bpm = Double(w[1]) else { return .error(L10n.usage("hr BPM")(ctx.language)) }
         let atMs = workoutClockMs(&ctx)
-        return sampleReply(manager.addHeartRate(bpm: bpm, at: atMs), &ctx) { .ok(.double(bpm), text: "\(bpm) bpm") }
+        let text = "\(L10n.watchHeartRate(ctx.language)): \(WatchFormat.whole(bpm)) bpm"
+        return sampleReply(manager.addHeartRate(bpm: bpm, at: atMs), &ctx) { .ok(.double(bpm), text: text) }
     }
 
     /// `energy KCAL [--over DURATION]`: active energy burned up to now (on the workout's
@@ -129,13 +131,13 @@ extension WatchApp {
     /// reports tile the workout; while paused it is an instant now, which the builder rejects
     /// (`workout is paused`).
     mutating func energyCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
-        let usage = "usage: energy KCAL [--over DURATION]"
+        let usage = L10n.usage("energy KCAL [--over DURATION]")(ctx.language)
         let w = c.words
         guard w.count == 2 || (w.count == 4 && w[2] == "--over"), let kcal = Double(w[1]) else { return .error(usage) }
         let toMs = workoutClockMs(&ctx)
         var fromMs = toMs
         if let over = c.option("over") {
-            guard let ms = WatchCommandWords.durationMs(over) else { return .error("bad duration '\(over)' (e.g. 30s, 5m, 1h30m)") }
+            guard let ms = WatchCommandWords.durationMs(over) else { return .error(L10n.watchBadDuration(over)(ctx.language)) }
             fromMs = toMs - ms
         } else if let b = manager.builder, !b.isPaused {
             let lastEnergyEnd = b.samples.last { $0.kind == .activeEnergy }?.endMs
@@ -143,15 +145,18 @@ extension WatchApp {
             fromMs = min(toMs, [b.collectionStartMs, lastEnergyEnd, lastResume].compactMap { $0 }.max() ?? toMs)
         }
         let effects = manager.addActiveEnergy(kcal: kcal, fromMs: fromMs, toMs: toMs)
+        let text = "\(L10n.watchCalories(ctx.language)): \(WatchFormat.oneDecimal(kcal)) kcal"
         return sampleReply(effects, &ctx) {
-            .ok(["kcal": .double(kcal), "fromMs": .int(fromMs), "toMs": .int(toMs)], text: "\(kcal) kcal")
+            .ok(["kcal": .double(kcal), "fromMs": .int(fromMs), "toMs": .int(toMs)], text: text)
         }
     }
 
     /// Applies a sample's effects: a refusal or rejection becomes the error reply.
     mutating func sampleReply(_ effects: [WorkoutEffect], _ ctx: inout NodeContext, ok: () -> CommandReply) -> CommandReply {
-        if let refusal = apply(effects, &ctx) { return .error(refusal.description) }
-        for e in effects { if case .sampleRejected(let r) = e { return .error("rejected: \(r.reason.description)") } }
+        if let refusal = apply(effects, &ctx) { return .error(refusal.message(ctx.language, ctx.calendar)) }
+        for e in effects {
+            if case .sampleRejected(let r) = e { return .error(L10n.watchRejected(r.reason.message(ctx.language, ctx.calendar), ctx.language)) }
+        }
         return ok()
     }
 
@@ -172,7 +177,7 @@ extension WatchApp {
                 changed = true
             case .sessionFailed(let id, let failure):
                 troubled = true
-                noteError("workout \(id) ended: \(failure.description)")
+                noteError(L10n.watchWorkoutEnded(id, failure)(ctx.language))
             case .sampleRejected:
                 troubled = true
             case .mirror, .mirrorSkipped:

@@ -98,7 +98,7 @@ public struct WatchApp: NodeApp {
         case "runtime": reply = runtimeCommand(w, &ctx)
         case "show": reply = showCommand(w, ctx)
         case "goal", "goals", "profile": reply = goalCommand(w, &ctx)
-        default: reply = .error("unknown command '\(command.raw)' (see `show help`)")
+        default: reply = .error(L10n.unknownCommand(command.raw)(ctx.language))
         }
         if !reply.isOK { noteError(reply.text) }
         return reply
@@ -137,6 +137,7 @@ public struct WatchApp: NodeApp {
         {
             refreshDay(&ctx)
         }
+        if complication.onClock(at: ctx.now) { persistComplication(&ctx) }
         if let due = complication.nextTickMs, ctx.now >= due {
             let before = complication
             _ = complication.onTick(at: ctx.now)

@@ -7,13 +7,8 @@ import Simulator
 
 /// `sync-sim sweep FILE …`: runs the seeds, prints a progress bar on a terminal, each failure
 /// with its replay commands, and the summary line. Returns the exit status.
-func runSweep(_ o: Options) -> Int32 {
+func runSweep(_ o: Options, text: String) -> Int32 {
     let file = o.files[0]
-    guard let text = readTextFile(file) else {
-        StandardError.write("sync-sim: error: cannot read \(file)\n")
-        print("0 passed, 1 failed")
-        return 2
-    }
     let scenario: Scenario
     var faults: FaultSchedule?
     var ops: WorkloadOps?
@@ -59,6 +54,11 @@ func runSweep(_ o: Options) -> Int32 {
         }
     }
     let failed = outcomes.filter { !$0.passed }.count
+    if let path = o.html {
+        do { try writeTextFile(path, SweepHTMLReport.html(scenario: scenario, file: file, outcomes: outcomes, options: options, classes: o.classes)) } catch {
+            StandardError.write("sync-sim: error: cannot write \(path): \(error)\n")
+        }
+    }
     let elapsed = max(1, ChildProcess.monotonicMs() - start)
     print("\(outcomes.count) seeds in \(elapsed) ms (\(outcomes.count * 60_000 / Int(elapsed)) seeds/min)")
     print("\(outcomes.count - failed) passed, \(failed) failed")

@@ -36,6 +36,10 @@ let usage = """
                           sim: both apps in this process on the simulated network (deterministic)
       --json          print the report as one JSON object (the summary line still ends it)
       --junit PATH    also write a JUnit XML report to PATH (one test case per scenario)
+      --html PATH     also write the run as one self-contained HTML page to PATH: the space-time
+                      diagram of every frame, both devices' screens at each check, fault and every
+                      few minutes, the checks, digests and logs (docs/REPORT.md); with sweep: the
+                      seeds per fault class and each failing seed's schedule, replay and run
       --keep          keep the nodes' state directories (printed in the report; process mode)
       --bin DIR       run the phone-node and watch-node executables in DIR (default: this
                       executable, as `sync-sim node phone|watch`)
@@ -83,10 +87,26 @@ func defaultScenario() -> String? {
     return nil
 }
 
+/// The text of scenario file `path`, or a one-line reason it cannot be one.
+func readScenario(_ path: String) throws -> String {
+    var st = stat()
+    guard stat(path, &st) == 0 else {
+        throw UsageError(errno == ENOENT
+            ? "no scenario file \(path) (name a .scenario file; the library is in scenarios/)"
+            : "cannot read \(path): \(POSIXError("stat").reason)")
+    }
+    if st.st_mode & S_IFMT == S_IFDIR {
+        throw UsageError("\(path) is a directory: name scenario files, e.g. \(path.hasSuffix("/") ? path : path + "/")*.scenario")
+    }
+    guard let text = readTextFile(path) else { throw UsageError("cannot read \(path): \(POSIXError("open").reason)") }
+    return text
+}
+
 struct Options {
     var files: [String] = []
     var json = false
     var junit: String?
+    var html: String?
     var keep = false
     var bin: String?
     var mode = "process"
@@ -133,9 +153,10 @@ func parse(_ args: [String]) throws -> Options? {
             guard ["process", "sim"].contains(m), !o.sweep || m == "sim" else { throw UsageError("--mode takes process or sim (a sweep runs in sim mode)") }
             o.mode = m
         case "--junit": o.junit = try value(a)
+        case "--html": o.html = try value(a)
         case "--bin": o.bin = try value(a)
         case "--seeds":
-            guard let n = Int(try value(a)), n >= 0 else { throw UsageError("--seeds takes a count") }
+            guard let n = Int(try value(a)), n >= 1 else { throw UsageError("--seeds takes a count of at least 1 (e.g. --seeds 200)") }
             o.seeds = n
         case "--from":
             guard let s = UInt64(try value(a)) else { throw UsageError("--from takes a seed (unsigned integer)") }
@@ -196,36 +217,50 @@ do {
     exit(2)
 }
 
-if options.sweep { exit(runSweep(options)) }
+// Every named file must be a readable scenario file before anything runs (bad usage: exit 2).
+var texts: [String] = []
+do {
+    for file in options.files { texts.append(try readScenario(file)) }
+} catch {
+    StandardError.write("sync-sim: error: \(error)\n")
+    exit(2)
+}
+
+if options.sweep { exit(runSweep(options, text: texts[0])) }
 
 var results: [ScenarioResult] = []
-for file in options.files {
-    guard let text = readTextFile(file) else {
-        StandardError.write("sync-sim: error: cannot read \(file)\n")
-        results.append(.failedBeforeRunning(file: file, mode: options.mode, error: "cannot read \(file)"))
-        continue
-    }
-    do {
+for (file, text) in zip(options.files, texts) {
+    do throws(ScenarioErrors) {
         let scenario = try ScenarioParser.parse(text, file: file)
         let r: ScenarioResult
         if options.mode == "sim" {
-            r = SimConductor().run(scenario)
+            var so = SimOptions()
+            so.recordsReport = options.html != nil
+            r = SimConductor(options: so).run(scenario)
         } else {
             var co = options.bin.map(ConductorOptions.init(binDirectory:))
                 ?? ConductorOptions(phone: .thisExecutable(as: .phone), watch: .thisExecutable(as: .watch))
             co.keepState = options.keep
+            co.recordsReport = options.html != nil
             r = ProcessConductor(options: co).run(scenario)
         }
         results.append(r)
         if !options.json { print(r.text()) }
     } catch {
-        StandardError.write("\(error)\n")
-        results.append(.failedBeforeRunning(file: file, mode: options.mode, error: "\(error)"))
-        if !options.json { print("FAIL \(file)\n  \(error)") }
+        let e = error
+        // The errors once, on stderr, `file:line:col: error: …` each; the report says where.
+        StandardError.write("\(e)\n")
+        results.append(.failedBeforeRunning(file: file, mode: options.mode, error: "\(e)"))
+        if !options.json { print("FAIL \(file): \(e.errors.count)\(e.truncated ? "+" : "") error\(e.errors.count == 1 ? "" : "s") in the file (listed on stderr); nothing was run") }
     }
 }
 if let path = options.junit {
     do { try writeTextFile(path, RunReport.junit(results)) } catch {
+        StandardError.write("sync-sim: error: --junit: \(error)\n")
+    }
+}
+if let path = options.html {
+    do { try writeTextFile(path, HTMLReport.scenarios(results)) } catch {
         StandardError.write("sync-sim: error: cannot write \(path): \(error)\n")
     }
 }

@@ -34,7 +34,7 @@ struct SimulatedNetworkTests {
         #expect(a == b)
         #expect(a != c)
         #expect(a.contains { $0.hasSuffix(" dropped") } && a.contains { $0.hasSuffix(" duplicated") } && a.contains { $0.hasSuffix(" reordered") })
-        #expect(a.contains { $0.contains("watch>phone hello delivered") })
+        #expect(a.contains { $0.contains("watch→phone hello ") && $0.hasSuffix("B delivered") })
     }
 
     @Test func cleanNetworkConnectsAndCarriesEveryChannel() throws {

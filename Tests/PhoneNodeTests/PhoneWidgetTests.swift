@@ -31,6 +31,37 @@ struct PhoneWidgetTests {
         #expect(p.q("widget budget used")?.int == 1)
     }
 
+    @Test func theObserverAndTheWidgetTimerDoNotWaitForAClockBumpOnceItIsCorrected() throws {
+        let day = F.day(2026, 6, 1)
+        let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 8))
+        p.ok("authorize grant all")
+        p.ok("steps 100")
+        #expect(p.q("observer deliveries")?.int == 1)
+        p.jumpClock(by: 2 * 3_600_000)  // 10:00: an hour since the last delivery has passed
+        p.ok("steps 100")
+        #expect(p.q("observer deliveries")?.int == 2)
+        p.jumpClock(by: -2 * 3_600_000 + 5 * 60_000)  // corrected: 08:05
+        #expect(try #require(p.q("widget next")?.intValue) <= F.local(Self.tokyo, 2026, 6, 1, 8, 20), "15 minutes from now, not 10:15")
+        p.ok("steps 100")
+        p.advance(to: day, 9, 6)
+        #expect(p.q("observer deliveries")?.int == 3, "an hour from the correction, not 11:00")
+        #expect(p.q("widget small steps")?.int == 300)
+    }
+
+    @Test func theFitnessWidgetShowsNoStepsFromMidnightNotTheEndedDaysUntilItsNextReload() throws {
+        let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 23, 37))
+        p.ok("authorize grant all")
+        p.ok("app foreground")
+        p.ok("steps 5000 --from 23:00 --to 23:37")
+        p.ok("app background")
+        p.advance(to: F.day(2026, 6, 1), 23, 55)
+        #expect(p.q("widget small steps")?.int == 5_000)
+        p.advance(to: F.local(Self.tokyo, 2026, 6, 2, 0) + 30_000)
+        #expect(p.q("widget small steps") == "—" && p.q("widget medium steps") == "—")
+        #expect(p.q("widget small date")?.intValue == F.local(Self.tokyo, 2026, 6, 2, 0), "the timeline's midnight entry")
+        #expect(try #require(p.q("widget next")?.intValue) > F.local(Self.tokyo, 2026, 6, 2, 0), "no reload since 23:52")
+    }
+
     @Test func reloadsInTheForegroundAreFree() throws {
         let p = try PhoneHarness(start: F.local(Self.tokyo, 2026, 6, 1, 0))
         p.advance(to: F.day(2026, 6, 1), 18, 0)

@@ -57,6 +57,22 @@ import Testing
         #expect(medium.jsonValue()["heartRateBpm"] == .double(72))
     }
 
+    @Test func aTimelineTurnsAtTheLocalMidnightToADayWithoutValues() {
+        let evening = HealthFixture.local(tokyo, 2026, 5, 1, 23, 52)
+        let midnight = HealthFixture.local(tokyo, 2026, 5, 2, 0)
+        let snapshot = FitnessWidgetSnapshot.make(
+            samples: [HealthSample(id: "s", kind: .steps, source: .phone, startMs: evening - 3_600_000, endMs: evening, value: 5_000)],
+            settings: .defaults, authorization: .allGranted, nowMs: evening, calendar: tokyo)
+        let small = FitnessWidgets.makeSmallTimeline(snapshot: snapshot, nowMs: evening)
+        #expect(small.entries.map(\.dateMs) == [evening, midnight])
+        #expect(small.entries.map(\.steps) == [5_000, nil], "the new day shows —, not the ended day's total")
+        #expect(small.policy == .after(evening + 15 * 60_000))
+        let medium = FitnessWidgets.makeMediumTimeline(snapshot: snapshot, nowMs: evening)
+        #expect(medium.entries.last?.caloriesKcal == nil && medium.entries.last?.stepGoal == 10_000)
+        // A snapshot that is already not today's (no values) needs no second entry.
+        #expect(FitnessWidgets.timelineSnapshots(FitnessWidgets.placeholderSnapshot(), nowMs: evening).count == 1)
+    }
+
     @Test func missingDataShowsPlaceholdersAndTheRingCapsAtFull() {
         let empty = FitnessSmallWidgetEntry(dateMs: morning, snapshot: FitnessWidgets.placeholderSnapshot())
         #expect(empty.text(.ja) == "今日の歩数 —")

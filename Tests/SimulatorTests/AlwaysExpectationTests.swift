@@ -26,7 +26,7 @@ struct AlwaysExpectationTests {
         let (r, _) = SimTest.run(try Self.scenario("expect always watch settings step-goal == 9001"))
         #expect(!r.passed)
         #expect(try Self.scenario("expect always phone refuses goal edit goal-9 --title x").steps.last?.always == true)
-        #expect(throws: ScenarioError.self) { try Self.scenario("expect always converged") }
+        #expect(throws: ScenarioErrors.self) { try Self.scenario("expect always converged") }
     }
 
     @Test func aSweepChecksItAfterTheRecoveryUnderFaults() throws {

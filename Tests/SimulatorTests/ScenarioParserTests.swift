@@ -92,6 +92,30 @@ struct ScenarioParserTests {
         #expect(Self.error(start + "  07:00:00 watch hr 110..100\n").hasPrefix("bad.scenario:2:12: error: empty range 110..100"))
     }
 
+    @Test func everyErrorOfAFileIsReportedOnceInLineOrder() {
+        let start = "start 2026-06-01T07:00:00+09:00\n"
+        let text = start + "07:00 every 5x for 10m: watch hr 100\n07:01 every 5s for 1q: watch hr 100\n"
+            + "07:02 wach hr 1\n07:03 link flap\n07:04 watch hr 100\n"
+        #expect(Self.error(text).split(separator: "\n") == [
+            "bad.scenario:2:13: error: bad period '5x' (a duration like 250ms, 5s, 10m, 1h30m)",
+            "bad.scenario:3:20: error: bad length '1q' (a duration like 30s, 10m, 1h30m)",
+            "bad.scenario:4:7: error: unknown action 'wach' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, damage-partial-file, stranger or every)",
+            "bad.scenario:5:7: error: unknown link fault 'flap' (down, up, reset, clear, latency, bandwidth, loss, duplicate, reorder, slice, close-after)",
+        ])
+        // Steps before a missing start: said once, not once per step.
+        #expect(Self.error("07:00 watch hr 1\n07:01 watch hr 2\n").split(separator: "\n") == [
+            "bad.scenario:1:1: error: a step before the header's 'start' line",
+        ])
+    }
+
+    @Test func atMostTwentyErrorsAreListed() {
+        let text = "start 2026-06-01T07:00:00+09:00\n" + (1...30).map { "07:\(10 + $0) wach \($0)\n" }.joined()
+        let lines = Self.error(text).split(separator: "\n")
+        #expect(lines.count == ScenarioParser.maxErrors + 1)
+        #expect(lines.first?.hasPrefix("bad.scenario:2:7: error: unknown action 'wach'") == true)
+        #expect(lines.last == "bad.scenario: note: more errors not shown (the first 20 are)")
+    }
+
     @Test func componentsSplitOnEveryOccurrence() {
         #expect("110..175".components(separatedBy: "..") == ["110", "175"])
         #expect("a..b..".components(separatedBy: "..") == ["a", "b", ""])

@@ -34,6 +34,31 @@ let minute: EpochMs = 60_000
 
     // MARK: - Reload budget
 
+    @Test func reloadsStampedAheadOfAClockThatWentBackHoldTheBudgetOneWindowNotTheSizeOfTheStep() {
+        var feed = ComplicationFeed(stepGoal: 10_000)
+        // Four reloads while the wall clock read two hours ahead.
+        for i in 0..<4 {
+            guard case .reloaded = feed.onStepsChanged(100 * (i + 1), at: EpochMs(120 + i) * minute) else {
+                Issue.record("reload \(i + 1) should be granted")
+                return
+            }
+        }
+        // The clock is corrected to 0:10: the reloads count from now.
+        let moved = feed.onClock(at: 10 * minute)
+        let movedAgain = feed.onClock(at: 10 * minute)
+        #expect(moved && !movedAgain, "nothing left ahead of the clock")
+        let deferred = feed.onStepsChanged(500, at: 11 * minute)
+        #expect(deferred == .deferred(untilMs: 70 * minute), "one window from the correction, not 3:00")
+        #expect(feed.nextTickMs == 70 * minute)
+        let early = feed.onTick(at: 69 * minute)
+        #expect(early == .deferred(untilMs: 70 * minute), "a step back frees no budget early")
+        guard case .reloaded(let entry) = feed.onTick(at: 70 * minute) else {
+            Issue.record("the pending value shows when the window has moved")
+            return
+        }
+        #expect(entry.gauge.steps == 500)
+    }
+
     @Test func fourthReloadInAnHourIsGrantedFifthDeferredThenGrantedWhenTheWindowMoves() {
         var feed = ComplicationFeed(stepGoal: 10_000)
         for (i, t) in [EpochMs(0), 10, 20, 30].enumerated() {

@@ -64,10 +64,10 @@ import Testing
 
     @Test func extendedRuntimeStartRules() {
         var app = WatchAppState(presence: .background)
-        #expect(app.startExtendedRuntime(.selfCare, at: 0) == [.refused("cannot start selfCare: the app is not in the foreground")])
+        #expect(app.startExtendedRuntime(.selfCare, at: 0) == [.refused(.notInForeground(kind: .selfCare))])
         _ = app.onPresenceChanged(.foreground, at: 0)
         _ = app.startExtendedRuntime(.mindfulness, at: 0)
-        #expect(app.startExtendedRuntime(.selfCare, at: 1) == [.refused("cannot start selfCare: a mindfulness session is running")])
+        #expect(app.startExtendedRuntime(.selfCare, at: 1) == [.refused(.runtimeAlreadyRunning(kind: .selfCare, running: .mindfulness))])
         #expect(app.stopExtendedRuntime(at: 2) == [.extendedRuntimeEnded(kind: .mindfulness, reason: .stoppedByApp, atMs: 2)])
     }
 

@@ -121,7 +121,33 @@ import Testing
         #expect(json?["energyKcal"] == .double(87.3) && json?["state"] == "running")
         _ = m.pause(at: 1_200_000)
         #expect(m.screen(at: 1_500_000)?.elapsedMs == 1_200_000)
-        #expect(m.screen(at: 1_500_000)?.buttons == [.resume, .stop])
+        #expect(m.screen(at: 1_500_000)?.buttons == [.resume])
+        #expect(m.screen(at: 1_500_000)?.text(.ja).hasSuffix("\n[再開]") == true, "no [停止] while stop is refused")
+    }
+
+    @Test func everyButtonOnAWorkoutScreenIsACallTheSessionAllows() {
+        var m = WorkoutManager()
+        _ = m.prepare(workoutID: "w1", configuration: runOutdoor, at: 0)
+        var seen: Set<WorkoutSessionState> = []
+        func check(_ at: EpochMs) {
+            guard let screen = m.screen(at: at) else { return }
+            seen.insert(screen.state)
+            #expect(!screen.buttons.isEmpty, "a \(screen.state) workout offers a way on")
+            for b in screen.buttons {
+                #expect(WorkoutSession.legalStates(for: b.call).contains(screen.state), "\(b) offered while \(screen.state)")
+            }
+        }
+        check(0)
+        _ = m.start(workoutID: "w1", configuration: runOutdoor, at: 1_000)
+        check(1_000)
+        _ = m.pause(at: 2_000)
+        check(2_000)
+        #expect(m.stop(at: 3_000).refusal != nil, "the session refuses stop while paused")
+        _ = m.resume(at: 3_000)
+        _ = m.stop(at: 4_000)
+        check(4_000)
+        #expect(m.screen(at: 4_000)?.buttons == [.end])
+        #expect(seen == [.prepared, .running, .paused, .stopped])
     }
 
     @Test func mirrorTicksSendUntilTheWorkoutEnds() {

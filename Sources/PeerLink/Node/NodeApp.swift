@@ -77,6 +77,13 @@ public protocol NodeApp: Sendable {
     func nextDeadline(_ ctx: NodeContext) -> EpochMs?
     /// A value for `query PATH` (expectations and `show`); nil when there is no such value.
     func query(_ path: [String], _ ctx: NodeContext) -> PlistValue?
+    /// True when a received message, user info, application context or file is one of the
+    /// app's own kinds. The engine shows the others to the person at the prompt (the peer
+    /// sent them by hand); the app gets every event either way.
+    func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool
+    /// The reply to a command that only reads (`show SCREEN --svg`), computed without changing
+    /// anything; nil when `command` is not one of those (the engine then runs `onCommand`).
+    func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply?
 }
 
 extension NodeApp {
@@ -86,4 +93,6 @@ extension NodeApp {
     public mutating func onTick(_ ctx: inout NodeContext) {}
     public func nextDeadline(_ ctx: NodeContext) -> EpochMs? { nil }
     public func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? { nil }
+    public func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool { false }
+    public func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? { nil }
 }

@@ -29,6 +29,8 @@ public struct NodeCommandLine: Sendable {
     public var seed: UInt64?
     public var synchronousFull = false
     public var allowNonLoopback = false
+    /// `--verbose`: info lines on stderr too (by default only warnings and errors).
+    public var verbose = false
 
     /// Parses `arguments` (without the program name). Throws `UsageError` on anything unknown.
     public init(arguments: [String], role: DeviceRole, subcommands: Set<String>) throws {
@@ -67,6 +69,7 @@ public struct NodeCommandLine: Sendable {
                 guard v == "full" || v == "normal" else { throw UsageError("--sync takes full or normal, not '\(v)'") }
                 synchronousFull = v == "full"
             case "--allow-non-loopback" where role == .phone: allowNonLoopback = true
+            case "--verbose", "-v": verbose = true
             default:
                 if a.hasPrefix("-") { throw UsageError("unknown option '\(a)' (see --help)") }
                 if case .subcommand(let name, let rest) = mode {
@@ -105,6 +108,7 @@ public struct NodeCommandLine: Sendable {
         o.language = language
         o.seed = seed
         o.synchronousFull = synchronousFull
+        o.standardErrorLevel = verbose ? .info : .warning
         return o
     }
 }

@@ -60,9 +60,11 @@ extension NodeContext {
     /// `messageDidFail` for this message. A nil `reply` sends without expecting a reply
     /// (`error` is then called only if it fails). Handlers are not durable: a node that is
     /// killed forgets them, as it forgets the message.
+    /// `replyTimeoutMs` overrides the session's reply timeout for this message.
     @discardableResult
-    public mutating func sendMessage(_ message: PlistValue, reply: MessageHandlers.Reply?, error: @escaping MessageHandlers.Failure) -> MessageID {
-        let id = sendMessage(message, replyExpected: reply != nil)
+    public mutating func sendMessage(_ message: PlistValue, replyTimeoutMs: Int64? = nil, reply: MessageHandlers.Reply?,
+                                     error: @escaping MessageHandlers.Failure) -> MessageID {
+        let id = session.sendMessage(message, replyExpected: reply != nil, replyTimeoutMs: replyTimeoutMs, now: session.clockMs)
         messageHandlers[id] = MessageHandlers(reply: reply, error: error)
         return id
     }
@@ -110,7 +112,7 @@ extension NodeContext {
 
     /// `updateApplicationContext(_:)`.
     public mutating func updateApplicationContext(_ context: PlistValue) -> Result<Void, WCError> {
-        session.updateApplicationContext(context, now: session.clockMs)
+        noted(session.updateApplicationContext(context, now: session.clockMs), subject: "context")
     }
 
     /// `updateApplicationContext(_:)` with an untyped dictionary.
@@ -148,7 +150,8 @@ extension NodeContext {
     /// `transferCurrentComplicationUserInfo(_:)` (phone): the budget counts per day of the
     /// device's local calendar.
     public mutating func transferCurrentComplicationUserInfo(_ info: PlistValue) -> Result<UserInfoTransfer, WCError> {
-        let r = session.transferCurrentComplicationUserInfo(info, localDay: calendar.civilDate(now), now: session.clockMs)
+        let r = noted(session.transferCurrentComplicationUserInfo(info, localDay: calendar.civilDate(now), now: session.clockMs),
+                      subject: "complication")
         if case .success(let t) = r, t.isCurrentComplicationInfo {
             DeliveryRecords.complicationWrite(info, sent: true, atMs: session.clockMs, into: &batch)
         }
@@ -164,7 +167,7 @@ extension NodeContext {
 
     /// `transferFile(_:metadata:)`: `path` is relative to the node's file root.
     public mutating func transferFile(_ path: String, metadata: PlistValue?) -> Result<FileTransfer, WCError> {
-        session.transferFile(path: path, metadata: metadata, now: session.clockMs)
+        noted(session.transferFile(path: path, metadata: metadata, now: session.clockMs), subject: "file")
     }
 
     /// `outstandingFileTransfers`.

@@ -20,6 +20,15 @@ public struct NodeContext: Sendable {
     public internal(set) var local = LocalValues()
     /// Log lines produced during the current event.
     var logs: [(LogLevel, String)] = []
+    /// Lines for the person at the node's prompt produced during the current event — a reply
+    /// that came later, a finished transfer, what the peer sent by hand (`notify`). The shell
+    /// prints them; they are neither log lines nor durable.
+    var notices: [String] = []
+    /// The latest WatchConnectivity errors the node saw, oldest first (`noteLinkError`).
+    public internal(set) var recentLinkErrors: [LinkErrorNote] = []
+    /// Transfers sent by hand at the prompt (`userinfo send`, `file send`, `complication push
+    /// JSON`), by id: their outcomes are shown to the person, never handed to the app. Durable.
+    var handTransfers: Set<String> = []
     /// The handlers of messages sent with `sendMessage(_:reply:error:)`, by id. Not durable:
     /// like the message itself they are gone with the process.
     var messageHandlers: [MessageID: MessageHandlers] = [:]
@@ -36,6 +45,8 @@ public struct NodeContext: Sendable {
     public internal(set) var launchedAfterStoreReset = false
 
     static let localTable = StoreTable("app_local")
+    /// The ids of the transfers sent by hand (`handTransfers`).
+    static let handTable = StoreTable("node_hand")
 
     /// True once this store applied the peer's changes from the peer's first write on (a
     /// complete delta): until then the peer may hold records, and ids, this store has not seen.
@@ -72,7 +83,13 @@ public struct NodeContext: Sendable {
 
     /// `transferUserInfo`.
     public mutating func transferUserInfo(_ info: PlistValue) -> Result<UserInfoTransfer, WCError> {
-        session.transferUserInfo(info, now: session.clockMs)
+        noted(session.transferUserInfo(info, now: session.clockMs), subject: "userInfo")
+    }
+
+    /// `result`, its failure noted for `link` (`recentLinkErrors`).
+    mutating func noted<T>(_ result: Result<T, WCError>, subject: String) -> Result<T, WCError> {
+        if case .failure(let e) = result { noteLinkError(e, subject: subject) }
+        return result
     }
 
     /// Reports the app's state (foreground, workout…), which decides reachability.

@@ -2,9 +2,11 @@ import Shared
 
 /// The commands every node answers, whatever its role.
 extension NodeEngine {
-    /// `status`, `digest`, `link`, `outbox`, `records COLLECTION`, `query PATH…`; nil for others.
+    /// `status`, `digest`, `records COLLECTION`, `query PATH…` and the connectivity commands
+    /// (`NodeEngine+Connectivity.swift`: `link`, `outbox`, `message send`…); nil for others.
     func engineCommand(_ c: NodeCommand) -> CommandReply? {
-        guard let verb = c.words.first else { return .error("empty command") }
+        guard let verb = c.words.first else { return .error(L10n.nodeEmptyCommand(ctx.language)) }
+        if let reply = connectivityCommand(c) { return reply }
         switch verb {
         case "status":
             let v = statusValue()
@@ -12,32 +14,26 @@ extension NodeEngine {
         case "digest":
             let d = ctx.replica.cachedDigestHex()
             return .ok(.string(d), text: d)
-        case "link":
-            let v = linkValue()
-            return .ok(v, text: v.jsonString())
-        case "outbox":
-            let items = ctx.session.outstandingUserInfoTransfers.map { t -> PlistValue in
-                ["id": .string(t.id), "transferring": .bool(t.isTransferring), "complication": .bool(t.isCurrentComplicationInfo),
-                 "bytes": .int(Int64(CanonicalEncoding.encodedSize(t.userInfo)))]
-            }
-            return .ok(.array(items), text: "\(items.count) outstanding user-info transfers")
         case "records":
-            guard c.words.count == 2 else { return .error("usage: records COLLECTION") }
+            guard c.words.count == 2 else { return .error(L10n.usage("records COLLECTION")(ctx.language)) }
             let recs = ctx.replica.records(in: c.words[1])
             let v = PlistValue.array(recs.map { ["id": .string($0.id), "fields": .dictionary($0.fields)] })
             return .ok(v, text: recs.map { "\($0.id) \(PlistValue.dictionary($0.fields).jsonString())" }.joined(separator: "\n"))
         case "wc":
-            return connectivityCommand(c)
+            return wcSituationCommand(c)
         case "query":
             let path = Array(c.words.dropFirst())
-            guard let v = engineQuery(path) ?? app.query(path, ctx) else { return .error("no value at \(path.joined(separator: " "))") }
+            guard let v = engineQuery(path) ?? app.query(path, ctx) else {
+                return .error(L10n.nodeNoValue(path.joined(separator: " "))(ctx.language))
+            }
             return .ok(v, text: v.jsonString())
         default:
             return nil
         }
     }
 
-    /// Values every node can answer: `digest`, `records.COLLECTION.count`, `link.*`.
+    /// Values every node can answer: `digest`, `count COLLECTION`, `graves` (collected deletes
+    /// kept, ReplicaState+Graves.swift), `link.*`.
     func engineQuery(_ path: [String]) -> PlistValue? {
         switch path.first {
         case "digest": return .string(ctx.replica.digestHex())
@@ -50,6 +46,8 @@ extension NodeEngine {
         case "count":
             guard path.count == 2 else { return nil }
             return .int(Int64(ctx.replica.count(in: path[1])))
+        case "graves" where path.count == 1:
+            return .int(Int64(ctx.replica.graveCount))
         case "link":
             // `link` and `link FIELD`; longer paths belong to the app.
             switch path.count {

@@ -51,6 +51,9 @@ public final class NodeEngine<App: NodeApp> {
     /// Bytes received and sent over all connections.
     public private(set) var bytesIn = 0
     public private(set) var bytesOut = 0
+    /// Lines for the person at the prompt not yet taken by the shell (`drainNotices`), oldest
+    /// first, at most `maxNotices` (a shell that never takes them loses the oldest).
+    var notices: [String] = []
 
     /// Opens the node over `store`. Throws `StoreCorruption` when the store does not load:
     /// the shell then quarantines it and calls again with an empty store and `opening`
@@ -72,6 +75,7 @@ public final class NodeEngine<App: NodeApp> {
         } catch let e as ByteReaderError {
             throw StoreCorruption(reason: "app state row does not decode: \(e)")
         }
+        let handTransfers = Set(try store.scan(NodeContext.handTable).map { String(decoding: $0.key, as: UTF8.self) })
         var sync = ReplicaSync(replica: role.replicaID, peer: role.peer.replicaID,
                                persistent: syncState ?? ReplicaSync.Persistent(incarnation: newIncarnation))
         if syncState == nil { sync.storeWasReset(newIncarnation: newIncarnation) }
@@ -79,6 +83,7 @@ public final class NodeEngine<App: NodeApp> {
                           session: LinkSession(config: config, persistent: linkState, seed: seed),
                           replica: replica, sync: sync)
         ctx.local = LocalValues(local)
+        ctx.handTransfers = handTransfers
         ctx.files = files
         if case .resetAfterCorruption(let reason, let moved) = opening {
             // The seed's requirement 5.2: reset to the initial state and record an error log.
@@ -242,7 +247,7 @@ public final class NodeEngine<App: NodeApp> {
     /// Runs a command: the engine's own (`status`, `digest`, `link`…) or the app's.
     public func command(_ command: NodeCommand, now: EpochMs) -> CommandReply {
         setNow(now)
-        let reply = engineCommand(command) ?? app.onCommand(command, &ctx)
+        let reply = engineCommand(command) ?? app.readOnlyReply(command, ctx) ?? app.onCommand(command, &ctx)
         finish()
         return reply
     }
@@ -288,8 +293,10 @@ public final class NodeEngine<App: NodeApp> {
     }
 
     private func deliver(_ event: LinkEvent) {
+        noteLinkError(of: event)
         if ctx.handleMessageOutcome(event) { return }
         recordDelivery(event)
+        if takeHandEvent(event) { return }
         switch event {
         case .didReceiveUserInfo(let info, _):
             if case .data(let bytes)? = info[NodeContext.replicaSyncKey] {
@@ -355,6 +362,8 @@ public final class NodeEngine<App: NodeApp> {
         pump()
         syncIfDue()
         pump()
+        // Graves past their bound (90 days, 10,000) go, whether or not the peer sent anything.
+        ctx.replica.pruneGraves(wallMs: ctx.now)
         var batch = ctx.batch
         ctx.batch = WriteBatch()
         let syncState = ctx.sync.persistent
@@ -370,6 +379,7 @@ public final class NodeEngine<App: NodeApp> {
         }
         for (level, message) in ctx.logs { output.append(.log(level, message)) }
         ctx.logs = []
+        keepNotices()
         if failed == nil {
             for s in heldSends {
                 if case .send(_, let bytes) = s { bytesOut += bytes.count }

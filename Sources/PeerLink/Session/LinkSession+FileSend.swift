@@ -52,7 +52,7 @@ extension LinkSession {
     func fileTransfer(_ f: OutgoingFile) -> FileTransfer {
         let state = active?.file.flatMap { $0.number == f.number ? $0 : nil }
         return FileTransfer(id: "f\(f.number)", number: f.number, path: f.path, metadata: f.metadata, sizeBytes: f.sizeBytes,
-                            acknowledgedBytes: state?.ackedOffset ?? 0, isTransferring: state != nil)
+                            acknowledgedBytes: state?.ackedOffset ?? 0, isTransferring: state != nil, queuedAtMs: f.createdMs)
     }
 
     /// `outstandingFileTransfers`: queued or being sent, in order.

@@ -14,13 +14,14 @@ import Shared
 extension LinkSession {
     // MARK: - API
 
-    /// `sendMessage(_:replyHandler:errorHandler:)` with a dictionary payload.
+    /// `sendMessage(_:replyHandler:errorHandler:)` with a dictionary payload. `replyTimeoutMs`
+    /// overrides the configured reply timeout for this message (nil: `messageReplyTimeoutMs`).
     @discardableResult
-    public mutating func sendMessage(_ message: PlistValue, replyExpected: Bool = true, now: EpochMs) -> MessageID {
+    public mutating func sendMessage(_ message: PlistValue, replyExpected: Bool = true, replyTimeoutMs: Int64? = nil, now: EpochMs) -> MessageID {
         guard case .dictionary(let d) = message else {
             return failNewMessage(WCError(.payloadUnsupportedTypes, "a message must be a dictionary"))
         }
-        return sendLiveMessage(.dictionary(d), replyExpected: replyExpected, now: now)
+        return sendLiveMessage(.dictionary(d), replyExpected: replyExpected, replyTimeoutMs: replyTimeoutMs, now: now)
     }
 
     /// `sendMessageData(_:replyHandler:errorHandler:)`.
@@ -45,7 +46,7 @@ extension LinkSession {
         }
     }
 
-    mutating func sendLiveMessage(_ payload: MessagePayload, replyExpected: Bool, now: EpochMs) -> MessageID {
+    mutating func sendLiveMessage(_ payload: MessagePayload, replyExpected: Bool, replyTimeoutMs: Int64? = nil, now: EpochMs) -> MessageID {
         if let e = readinessError() { return failNewMessage(e) }
         let size = Self.payloadSize(payload)
         guard size <= PayloadLimits.messageBytes else {
@@ -57,7 +58,8 @@ extension LinkSession {
         let id = nextMessageID
         nextMessageID += 1
         send(a.id, Frame(.message, FrameBodies.Message(id: id, payload: payload, replyExpected: replyExpected).encode()))
-        pendingMessages.append(PendingMessage(id: id, connection: a.id, deadlineMs: now + config.messageReplyTimeoutMs, replyExpected: replyExpected))
+        let timeoutMs = max(1, replyTimeoutMs ?? config.messageReplyTimeoutMs)
+        pendingMessages.append(PendingMessage(id: id, connection: a.id, deadlineMs: now + timeoutMs, replyExpected: replyExpected, timeoutMs: timeoutMs))
         return id
     }
 
@@ -151,8 +153,8 @@ extension LinkSession {
         pendingMessages.removeAll { $0.deadlineMs <= now }
         for m in expired {
             let e = m.replyExpected
-                ? WCError(.messageReplyTimedOut, "no reply within \(config.messageReplyTimeoutMs) ms")
-                : WCError(.deliveryFailed, "no receipt within \(config.messageReplyTimeoutMs) ms")
+                ? WCError(.messageReplyTimedOut, "no reply within \(m.timeoutMs) ms")
+                : WCError(.deliveryFailed, "no receipt within \(m.timeoutMs) ms")
             actions.append(.deliver(.messageDidFail(m.id, e)))
         }
     }

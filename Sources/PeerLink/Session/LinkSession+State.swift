@@ -100,6 +100,8 @@ struct PendingMessage: Sendable, Equatable {
     var connection: ConnectionID
     var deadlineMs: EpochMs
     var replyExpected: Bool
+    /// The reply timeout this message was sent with.
+    var timeoutMs: Int64
 }
 
 /// Sending the head file on the current connection.

@@ -54,7 +54,8 @@ extension LinkSession {
 
     func transfer(_ item: OutboxItem) -> UserInfoTransfer {
         UserInfoTransfer(id: "u\(item.seq)", seq: item.seq, userInfo: item.payload, isCurrentComplicationInfo: item.isCurrent,
-                         isTransferring: active.map { item.seq <= $0.sentThrough[item.stream.rawValue] } ?? false)
+                         isTransferring: active.map { item.seq <= $0.sentThrough[item.stream.rawValue] } ?? false,
+                         stream: item.stream, queuedAtMs: item.createdMs)
     }
 
     /// `outstandingUserInfoTransfers`: queued or on the wire, not yet acknowledged, not

@@ -12,8 +12,19 @@ public enum ActivationState: String, Sendable, Equatable {
 }
 
 /// How a log line is classed.
-public enum LogLevel: String, Sendable, Equatable {
+public enum LogLevel: String, Sendable, Equatable, Comparable, CaseIterable {
     case debug, info, warning, error
+
+    var rank: Int {
+        switch self {
+        case .debug: 0
+        case .info: 1
+        case .warning: 2
+        case .error: 3
+        }
+    }
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rank < b.rank }
 }
 
 // MARK: - Transfers
@@ -28,6 +39,10 @@ public struct UserInfoTransfer: Sendable, Equatable {
     public var isCurrentComplicationInfo: Bool
     /// True while its frame is on the wire and not yet acknowledged.
     public var isTransferring: Bool
+    /// The stream it travels in: ordinary, or complication user info (which jumps the queue).
+    public var stream: UserInfoStream = .ordinary
+    /// When it was queued (the session's clock).
+    public var queuedAtMs: EpochMs = 0
 }
 
 /// A file transfer as the sender sees it (`WCSessionFileTransfer`).
@@ -45,6 +60,8 @@ public struct FileTransfer: Sendable, Equatable {
     public var isTransferring: Bool
     /// True once the receiver verified and delivered it.
     public var isDelivered = false
+    /// When it was queued (the session's clock).
+    public var queuedAtMs: EpochMs = 0
 
     /// `progress.fractionCompleted`: 0 before anything is acknowledged, 1 once delivered.
     public var progress: Double {

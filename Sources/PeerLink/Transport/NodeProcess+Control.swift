@@ -35,9 +35,9 @@ extension NodeProcess {
         }
         let reply: CommandReply
         if let cmd = NodeCommand(line: String(text)) {
-            reply = shellCommand(cmd) ?? engine.command(cmd, now: now)
+            reply = shellCommand(cmd) ?? engine.readOnlyCommand(cmd, now: now) ?? engine.command(cmd, now: now)
         } else {
-            reply = .error("unclosed quote in: \(text)")
+            reply = .error(L10n.shellUnclosedQuote(String(text))(engine.ctx.language))
         }
         if let tag {
             emitLine(reply.isOK ? "@\(tag) ok \(reply.value.jsonString())" : "@\(tag) err \(PlistValue.string(reply.text).jsonString())")
@@ -48,12 +48,15 @@ extension NodeProcess {
 
     /// Commands of the shell itself: the clock, the time zone, connections, quitting.
     func shellCommand(_ c: NodeCommand) -> CommandReply? {
+        let l = engine.ctx.language
         switch c.words.first {
         case "quit", "exit":
             running = false
-            return .ok(text: "bye")
+            return .ok(text: L10n.shellBye(l))
         case "clock":
             return clockCommand(Array(c.words.dropFirst()))
+        case "log":
+            return logCommand(Array(c.words.dropFirst()))
         case "status":
             let r = engine.command(c, now: now)
             guard case .dictionary(var v) = r.value else { return r }
@@ -61,34 +64,35 @@ extension NodeProcess {
             v["openConnections"] = .int(Int64(connections.count))
             return .ok(.dictionary(v), text: PlistValue.dictionary(v).jsonString())
         case "tz":
-            guard c.words.count == 2, let cal = LocalCalendar(identifier: c.words[1]) else { return .error("usage: tz ZONE (e.g. tz America/Los_Angeles)") }
+            guard c.words.count == 2, let cal = LocalCalendar(identifier: c.words[1]) else { return .error(L10n.shellTimeZoneUsage(l)) }
             engine.setCalendar(cal, now: now)
-            return .ok(.string(c.words[1]), text: "time zone \(c.words[1])")
+            return .ok(.string(c.words[1]), text: L10n.shellTimeZone(c.words[1])(engine.ctx.language))
         case "disconnect":
             for id in Array(connections.keys) { drop(id, reason: "disconnect command") }
-            return .ok(text: "disconnected")
+            return .ok(text: L10n.shellDisconnected(l))
         case "help":
-            return .ok(text: "commands: status, digest, link, outbox, records COLLECTION, query PATH…, clock [set MS|advance MS|offset MS], tz ZONE, disconnect, quit — and the app's: see `show help`")
+            return .ok(text: L10n.shellHelp(l))
         default:
             return nil
         }
     }
 
     func clockCommand(_ args: [String]) -> CommandReply {
+        let l = engine.ctx.language
         func value() -> CommandReply {
             .ok(["mono": .int(now), "wall": .int(now + engine.wallOffsetMs), "virtual": .bool(virtualNow != nil)],
-                text: NodeStoreFile.isoTime(now + engine.wallOffsetMs))
+                text: engine.ctx.calendar.dateTimeText(now + engine.wallOffsetMs, withMillis: true, withZone: true))
         }
         guard let verb = args.first else { return value() }
         let idle = args.count == 3 && args[2] == "idle-link" && verb != "offset"
         guard args.count == 2 || idle, let ms = Int64(args[1]) else {
-            return .error("usage: clock set MS [idle-link] | clock advance MS [idle-link] | clock offset MS")
+            return .error(L10n.shellClockUsage(l))
         }
         switch verb {
         case "set", "advance":
-            guard let v = virtualNow else { return .error("the clock is the wall clock; start with --virtual-clock to move it") }
+            guard let v = virtualNow else { return .error(L10n.shellClockIsWall(l)) }
             let target = verb == "set" ? ms : v + ms
-            guard target >= v else { return .error("the monotonic clock cannot go back (use `clock offset` for wall-clock faults)") }
+            guard target >= v else { return .error(L10n.shellClockCannotGoBack(l)) }
             virtualNow = target
             engine.tick(now: target, idleLink: idle)
             return value()
@@ -96,7 +100,7 @@ extension NodeProcess {
             engine.setWallOffset(ms, now: now)
             return value()
         default:
-            return .error("usage: clock set MS | clock advance MS | clock offset MS")
+            return .error(L10n.shellClockUsage(l))
         }
     }
 
@@ -115,11 +119,35 @@ extension NodeProcess {
         stdout.removeAll(keepingCapacity: true)
     }
 
-    /// Writes a log line to the node's log file and to stderr.
+    /// Writes a log line to the node's log file and, at `standardErrorLevel` and above, to
+    /// stderr: `2026-06-01 07:31:05.123 +09:00 [watch] info: …`, in the node's time zone.
     func log(_ level: LogLevel, _ message: String) {
-        let line = "\(NodeStoreFile.isoTime(now + engine.wallOffsetMs)) [\(options.role)] \(level.rawValue): \(message)\n"
-        let bytes = Array(line.utf8)
+        let time = engine.ctx.calendar.dateTimeText(now + engine.wallOffsetMs, withMillis: true, withZone: true)
+        let bytes = Array("\(time) [\(options.role)] \(level.rawValue): \(message)\n".utf8)
         if logFD >= 0 { _ = bytes.withUnsafeBytes { write(logFD, $0.baseAddress, $0.count) } }
-        if options.logToStandardError { _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
+        if let min = standardErrorLevel, level >= min { _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
+    }
+
+    /// `log` (where the log is, what reaches stderr) and `log level debug|info|warning|error|off`.
+    func logCommand(_ args: [String]) -> CommandReply {
+        let l = engine.ctx.language
+        let path = options.stateDirectory + "/node.log"
+        switch args.count {
+        case 0:
+            let level = standardErrorLevel?.rawValue ?? "off"
+            return .ok(["path": .string(path), "level": .string(level)], text: L10n.shellLog(path, level)(l))
+        case 2 where args[0] == "level":
+            if args[1] == "off" {
+                standardErrorLevel = nil
+            } else if let level = LogLevel(rawValue: args[1]) {
+                standardErrorLevel = level
+            } else {
+                break
+            }
+            return logCommand([])
+        default:
+            break
+        }
+        return .error(L10n.shellLogUsage(l))
     }
 }

@@ -25,8 +25,11 @@ public struct NodeProcessOptions: Sendable {
     public var controlInput: Int32? = 0
     /// Where answers and announcements are written (default stdout).
     public var controlOutput: Int32 = 1
-    /// Log lines also go to stderr (they always go to `node.log`).
-    public var logToStandardError = true
+    /// Log lines at this level and above also go to stderr (all of them always go to
+    /// `node.log`); nil for none. By default warnings and errors; `--verbose` adds info.
+    /// The person at the prompt also sees, on stderr, when the node waits for its peer and
+    /// when it connects (once each, not on every attempt) unless this is nil.
+    public var standardErrorLevel: LogLevel? = .warning
 
     /// The node's file root (what `transferFile` reads, where `inbox/` is).
     public var filesDirectory: String { stateDirectory + "/files" }
@@ -43,13 +46,21 @@ public struct NodeProcessOptions: Sendable {
 ///
 /// Control channel: each stdin line is a command. A line starting `@ID ` gets exactly one
 /// answer line `@ID ok JSON` or `@ID err "message"`; other lines get the reply's text.
-/// The node announces itself with `! listening HOST:PORT` (phone) and `! ready`.
+/// The node announces itself with `! listening HOST:PORT` (phone) and `! ready`; what it
+/// tells the person later (a message's reply, a finished transfer, what the peer sent by
+/// hand) comes as `! TEXT` lines too.
 public final class NodeProcess<App: NodeApp> {
     let options: NodeProcessOptions
     var engine: NodeEngine<App>
     let logFD: Int32
     var virtualNow: EpochMs?
     var running = true
+    /// Held while the node runs: no second node opens this state directory.
+    let stateLock: StateDirectory
+    /// Log lines at this level and above are copied to stderr (`log level` changes it).
+    var standardErrorLevel: LogLevel?
+    /// What the person at the prompt was last told about the peer (see NodeProcess+Presence).
+    var presence = PeerPresence.starting
 
     struct Connection {
         var fd: Int32
@@ -74,11 +85,23 @@ public final class NodeProcess<App: NodeApp> {
     public init(options: NodeProcessOptions, makeApp: () -> App) throws {
         self.options = options
         stdinOpen = options.controlInput != nil
+        standardErrorLevel = options.standardErrorLevel
         signal(SIGPIPE, SIG_IGN)
         // File transfers allocate buffers of 256 KiB and more for every chunk; above glibc's
         // default threshold each would be a fresh mmap (page faults, zeroing). Keep them on the heap.
         keepLargeAllocationsOnTheHeap()
-        try makeDirectories(options.stateDirectory)
+        // One node per state directory, refused before anything is touched; and a node that
+        // cannot listen leaves nothing behind (the directory is created only after the bind).
+        var lock = try StateDirectory.exists(options.stateDirectory) ? StateDirectory(path: options.stateDirectory, role: options.role) : nil
+        var bound: (fd: Int32, port: UInt16)?
+        if let l = options.listen {
+            do { bound = try Sock.listen(l) } catch let e as POSIXError {
+                throw NodeProcessError("cannot listen on \(l): \(e.reason)"
+                    + (e.errno == EADDRINUSE ? " (another node may be listening there; --listen HOST:PORT picks another address)" : ""))
+            }
+        }
+        if lock == nil { lock = try StateDirectory(path: options.stateDirectory, role: options.role) }
+        stateLock = lock!
         logFD = open(options.stateDirectory + "/node.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         virtualNow = options.virtualStartMs
         let now = virtualNow ?? Self.wallClockMs()
@@ -98,11 +121,12 @@ public final class NodeProcess<App: NodeApp> {
         if config.pairingSecret == nil {
             log(.warning, "not paired: run `phone-node pair` and `watch-node --pair CODE`; every peer will be refused")
         }
-        if let l = options.listen {
-            let (fd, port) = try Sock.listen(l)
+        if let l = options.listen, let (fd, port) = bound {
             listener = fd
             emitLine("! listening \(l.host):\(port)")
             log(.info, "listening on \(l.host):\(port)")
+            presence = .waiting
+            tell(NodeNotice.listening("\(l.host):\(port)"))
         }
         handleOutputs()
         emitLine("! ready")
@@ -131,6 +155,7 @@ public final class NodeProcess<App: NodeApp> {
             fireTimers()
             maybeConnect()
             handleOutputs()
+            notePresence()
             flushStdout()
             pollOnce()
             if options.controlInput != nil, !stdinOpen, exitOnStdinEOF { running = false }
@@ -155,6 +180,7 @@ public final class NodeProcess<App: NodeApp> {
         } catch {
             log(.info, "connect to \(target) failed: \(error)")
             engine.connectFailed(now: now)
+            noteConnectFailed()
         }
     }
 
@@ -212,6 +238,7 @@ public final class NodeProcess<App: NodeApp> {
             close(c.fd)
             log(.info, "connect to \(options.connect!) failed: \(POSIXError("connect", err))")
             engine.connectFailed(now: now)
+            noteConnectFailed()
             return
         }
         connections[c.id] = Connection(fd: c.fd, peer: options.connect!.description)
@@ -311,6 +338,9 @@ public final class NodeProcess<App: NodeApp> {
                 running = false
             }
         }
+        // What the person at the prompt is told between replies (a late reply, a finished
+        // transfer): on the control channel, marked like the node's other announcements.
+        for notice in engine.drainNotices() { emitLine("! " + notice) }
     }
 }
 

@@ -38,7 +38,7 @@ public final class NodeProcessThread: @unchecked Sendable {
         var o = options
         o.controlInput = toNode[0]
         o.controlOutput = fromNode[1]
-        o.logToStandardError = false
+        o.standardErrorLevel = nil
         let node = try NodeProcess(options: o, makeApp: makeApp)
         let box = UncheckedBox(node)
         let holder = exitHolder

@@ -9,16 +9,24 @@ import Shared
 public enum NodeStoreFile {
     public static let fileName = "state.sqlite"
 
-    /// Opens `dir/state.sqlite`. A file SQLite cannot open, or one that fails
-    /// `PRAGMA integrity_check`, is moved aside and a new one is created.
+    /// Opens `dir/state.sqlite`. A file that is not a database, or fails `PRAGMA
+    /// integrity_check`, is moved aside and a new one is created. A file that cannot be opened
+    /// at all (permissions, a full disk, an I/O error, a directory in its place) is not corrupt:
+    /// it is left as it is and `StoreOpenError` names it.
     public static func open(directory: String, wallMs: EpochMs, synchronousFull: Bool = false) throws -> (SQLiteStore, StoreOpening) {
         let path = directory + "/" + fileName
+        var st = stat()
+        if stat(path, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
+            throw StoreOpenError(path: path, reason: "it is not a regular file (move it away and the node starts a new store)")
+        }
         do {
             let store = try SQLiteStore(path: path, synchronousFull: synchronousFull)
             if let problem = store.db.integrityProblem() {
                 return try quarantineAndCreate(path: path, reason: "integrity check failed: \(problem)", wallMs: wallMs, synchronousFull: synchronousFull)
             }
             return (store, .existing)
+        } catch let e as SQLiteError where e.isAccessProblem {
+            throw StoreOpenError(path: path, reason: e.message)
         } catch let e as SQLiteError {
             return try quarantineAndCreate(path: path, reason: e.description, wallMs: wallMs, synchronousFull: synchronousFull)
         } catch let e as StoreCorruption {
@@ -77,6 +85,13 @@ public enum NodeStoreFile {
     }
 }
 
+/// The node's store file could not be opened (and was left as it is).
+public struct StoreOpenError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var reason: String
+    public var description: String { "cannot open the store \(path): \(reason)" }
+}
+
 /// The pairing secret file `pairing.secret` in the state directory (hex, mode 0600).
 public enum PairingFile {
     public static let fileName = "pairing.secret"
@@ -129,12 +144,28 @@ public func readTextFile(_ path: String) -> String? {
     return String(decoding: out, as: UTF8.self)
 }
 
+/// A file or directory that could not be used, for people: `cannot write /x/report.xml: No
+/// such file or directory` (the path they named, the system's reason; no call names).
+public struct PathError: Error, CustomStringConvertible, Sendable {
+    public var action: String
+    public var path: String
+    public var reason: String
+
+    public init(_ action: String, _ path: String, _ code: Int32 = errno) {
+        self.action = action
+        self.path = path
+        reason = String(cString: strerror(code))
+    }
+
+    public var description: String { "cannot \(action) \(path): \(reason)" }
+}
+
 /// Creates a directory and its parents (like `mkdir -p`).
-public func makeDirectories(_ path: String) throws {
+public func makeDirectories(_ path: String, mode: mode_t = 0o755) throws {
     var current = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/") {
         current += "/" + part
-        if mkdir(current, 0o755) != 0 && errno != EEXIST { throw POSIXError("mkdir(\(current))") }
+        if mkdir(current, mode) != 0 && errno != EEXIST { throw PathError("create directory", current) }
     }
 }
 
@@ -152,15 +183,15 @@ extension String {
 public func writeTextFile(_ path: String, _ text: String) throws {
     let tmp = path + ".tmp"
     let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else { throw POSIXError("open(\(tmp))") }
+    guard fd >= 0 else { throw PathError("write", path) }
     let bytes = Array(text.utf8)
     var start = 0
     while start < bytes.count {
         let n = bytes[start...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n <= 0 { close(fd); throw POSIXError("write(\(tmp))") }
+        if n <= 0 { let e = PathError("write", path); close(fd); unlink(tmp); throw e }
         start += n
     }
     fsync(fd)
     close(fd)
-    guard rename(tmp, path) == 0 else { throw POSIXError("rename(\(tmp))") }
+    guard rename(tmp, path) == 0 else { let e = PathError("write", path); unlink(tmp); throw e }
 }

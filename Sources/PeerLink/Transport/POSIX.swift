@@ -8,7 +8,9 @@ import Musl
 public struct POSIXError: Error, CustomStringConvertible, Sendable {
     public var call: String
     public var errno: Int32
-    public var description: String { "\(call): \(String(cString: strerror(errno))) (errno \(errno))" }
+    public var description: String { "\(call): \(reason) (errno \(errno))" }
+    /// The system's text for the error (`No such file or directory`).
+    public var reason: String { String(cString: strerror(errno)) }
 
     public init(_ call: String, _ code: Int32 = Glibc.errno) {
         self.call = call

@@ -128,7 +128,7 @@ extension SimulatedNetwork {
     /// Puts one write (one frame) on the wire from `role`, through the faults.
     func transmit(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8]) {
         let to = role.peer
-        let dir = role == .phone ? "phone>watch" : "watch>phone"
+        let dir = role == .phone ? "phone→watch" : "watch→phone"
         if rawConnections.contains(id) {
             rawReplies[id, default: []] += bytes  // a raw connection's answers: kept for `rawReply`
             return
@@ -152,16 +152,20 @@ extension SimulatedNetwork {
         var arrival = start + delay
         let g = generation[to]
         if !cutAfter, rng.chance(faults.lossPercent) {
-            note("\(now) \(dir) \(kind) \(FrameFate.dropped.rawValue)")
+            note("\(now) \(dir) \(kind) \(bytes.count)B \(FrameFate.dropped.rawValue)")
+            recordFrame(from: role, kind, bytes.count, .dropped, [])
         } else if !cutAfter, rng.chance(faults.reorderPercent) {
-            note("\(now) \(dir) \(kind) \(FrameFate.reordered.rawValue)")
-            schedule(bytes, id, to: to, generation: g, at: arrival + faults.latencyMs + 1 + EpochMs(rng.next() % 20))
+            note("\(now) \(dir) \(kind) \(bytes.count)B \(FrameFate.reordered.rawValue)")
+            let late = arrival + faults.latencyMs + 1 + EpochMs(rng.next() % 20)
+            recordFrame(from: role, kind, bytes.count, .reordered, [late])
+            schedule(bytes, id, to: to, generation: g, at: late)
         } else {
             let previousArrival = lastArrival[to]
             arrival = max(arrival, previousArrival)
             lastArrival[to] = arrival
             let dup = !cutAfter && rng.chance(faults.duplicatePercent)
-            note("\(now) \(dir) \(kind) \((dup ? FrameFate.duplicated : .delivered).rawValue)")
+            note("\(now) \(dir) \(kind) \(bytes.count)B \((dup ? FrameFate.duplicated : .delivered).rawValue)")
+            recordFrame(from: role, kind, bytes.count, dup ? .duplicated : .delivered, dup ? [arrival, arrival] : [arrival])
             // Over a slow link the frame's bytes arrive in pieces over its transfer time (not
             // while frames are reordered: a late frame must not land inside another one).
             let pieces = faults.reorderPercent > 0 ? [(end: bytes.count, atMs: arrival)]
@@ -184,6 +188,12 @@ extension SimulatedNetwork {
             queue.push(at, .closed(conn: id, to: to, generation: g))
             queue.push(at, .closed(conn: id, to: role, generation: generation[role]))
         }
+    }
+
+    /// Keeps the frame just noted in the trace as data, for the run report.
+    func recordFrame(from role: DeviceRole, _ label: String, _ bytes: Int, _ fate: FrameFate, _ arrivals: [EpochMs]) {
+        guard recordsFrames, recordsTrace else { return }
+        frames.append(FrameRecord(sentMs: now, from: role, label: label, bytes: bytes, fate: fate, arrivalsMs: arrivals))
     }
 
     func schedule(_ bytes: [UInt8], _ id: ConnectionID, to: DeviceRole, generation g: Int, at t: EpochMs) {

@@ -41,6 +41,11 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     public internal(set) var isLinkUp = true
     /// One line per frame and per network event: `time direction kind fate`.
     public internal(set) var trace: [String] = []
+    /// The frames of `trace` as data (send and arrival times, size, fate), kept only with
+    /// `recordsFrames` (the run report); the trace and its hash do not depend on it.
+    public internal(set) var frames: [FrameRecord] = []
+    /// Keep `frames` (needs `recordsTrace`: frames are labelled only then).
+    public var recordsFrames = false
     /// The nodes' log lines, with time and role.
     public internal(set) var logs: [String] = []
     /// Set when a node's store failed to commit.

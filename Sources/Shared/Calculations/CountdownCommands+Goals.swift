@@ -184,7 +184,7 @@ extension CountdownCommands {
     /// `goal list` / `goals`: every goal's count for today, in list order.
     static func list(_ input: CountdownCommandInput) -> CountdownCommandResult {
         let list = CountdownDisplayList.recompute(goals: input.goals, profile: input.profile, nowMs: input.nowMs, calendar: input.calendar)
-        return ok(list.text(input.language), listValue(list, input), input)
+        return ok(list.text(input.language, withIDs: true), listValue(list, input), input)
     }
 
     /// `profile` shows the birth date; `profile birth-date YYYY-MM-DD` stores it (a future date

@@ -193,7 +193,7 @@ public enum CountdownCommands {
     }
 
     static func usageError(_ input: CountdownCommandInput) -> CountdownCommandResult {
-        refuse("usage: \(usage)", input)
+        refuse(L10n.usage(usage)(input.language), input)
     }
 
     static func notFound(_ ref: String, _ input: CountdownCommandInput) -> CountdownCommandResult {

@@ -112,8 +112,10 @@ public struct CountdownDisplayList: Sendable, Hashable {
     }
 
     /// Numbered lines ("1. title: あと12日"), or "目標を設定してください" when there is no goal.
-    public func text(_ language: AppLanguage = .default) -> String {
+    /// `withIDs` ends each line with the id the goal commands take ("1. title: あと12日 [goal-1]").
+    public func text(_ language: AppLanguage = .default, withIDs: Bool = false) -> String {
         if items.isEmpty { return L10n.countdownNoGoal(language) }
-        return items.enumerated().map { "\($0.offset + 1). \($0.element.text(language))" }.joined(separator: "\n")
+        return items.enumerated().map { "\($0.offset + 1). \($0.element.text(language))" + (withIDs ? " [\($0.element.goalID)]" : "") }
+            .joined(separator: "\n")
     }
 }

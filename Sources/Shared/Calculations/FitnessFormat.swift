@@ -39,6 +39,16 @@ public enum FitnessFormat {
     /// Rounds a count (steps) half away from zero.
     public static func roundedCount(_ value: Double) -> Int { Int(value.rounded(.toNearestOrAwayFromZero)) }
 
+    /// Elapsed time as a stopwatch shows it: `"MM:SS"` under an hour, `"H:MM:SS"` from one
+    /// hour on; whole seconds, rounded down (1,999 ms reads `00:01`). The phone and the watch
+    /// show a workout's time the same way.
+    public static func elapsed(_ elapsedMs: Int64) -> String {
+        let totalSeconds = max(0, elapsedMs) / 1000
+        let h = totalSeconds / 3600, m = (totalSeconds % 3600) / 60, s = totalSeconds % 60
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(two(m)):\(two(s))"
+    }
+
     // MARK: - Values with units, or the placeholder
 
     /// "8,432歩" / "8,432 steps", or "—".

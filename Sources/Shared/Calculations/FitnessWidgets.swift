@@ -211,14 +211,33 @@ public enum FitnessWidgets {
     /// The policy for a timeline made at `nowMs`: `.after(now + 15 min)`.
     public static func reloadPolicy(nowMs: EpochMs) -> FitnessWidgetReloadPolicy { .after(nowMs + refreshIntervalMs) }
 
-    /// The small widget's timeline: one entry now, reload after 15 minutes.
-    public static func makeSmallTimeline(snapshot: FitnessWidgetSnapshot, nowMs: EpochMs) -> FitnessWidgetTimeline<FitnessSmallWidgetEntry> {
-        FitnessWidgetTimeline(entries: [FitnessSmallWidgetEntry(dateMs: nowMs, snapshot: snapshot)], policy: reloadPolicy(nowMs: nowMs))
+    /// What a timeline made at `nowMs` shows, entry by entry: the App Group as it is now, and,
+    /// when the local day its today values were summed over ends after now (`dayEndMs`), an
+    /// entry at that midnight without them — the new day has none yet, and yesterday's steps
+    /// must not stand as today's until the next reload (up to 15 minutes after midnight), as the
+    /// countdown widget's timeline turns at midnight too.
+    public static func timelineSnapshots(_ snapshot: FitnessWidgetSnapshot, nowMs: EpochMs) -> [(dateMs: EpochMs, snapshot: FitnessWidgetSnapshot)] {
+        var entries = [(dateMs: nowMs, snapshot: snapshot)]
+        if let end = snapshot.dayEndMs, end > nowMs, snapshot.todaySteps != nil || snapshot.todayCaloriesKcal != nil {
+            var newDay = snapshot
+            newDay.todaySteps = nil
+            newDay.todayCaloriesKcal = nil
+            entries.append((end, newDay))
+        }
+        return entries
     }
 
-    /// The medium widget's timeline: one entry now, reload after 15 minutes.
+    /// The small widget's timeline: an entry now (and one at midnight, `timelineSnapshots`),
+    /// reload after 15 minutes.
+    public static func makeSmallTimeline(snapshot: FitnessWidgetSnapshot, nowMs: EpochMs) -> FitnessWidgetTimeline<FitnessSmallWidgetEntry> {
+        FitnessWidgetTimeline(entries: timelineSnapshots(snapshot, nowMs: nowMs).map { FitnessSmallWidgetEntry(dateMs: $0.dateMs, snapshot: $0.snapshot) },
+                              policy: reloadPolicy(nowMs: nowMs))
+    }
+
+    /// The medium widget's timeline: an entry now (and one at midnight), reload after 15 minutes.
     public static func makeMediumTimeline(snapshot: FitnessWidgetSnapshot, nowMs: EpochMs) -> FitnessWidgetTimeline<FitnessMediumWidgetEntry> {
-        FitnessWidgetTimeline(entries: [FitnessMediumWidgetEntry(dateMs: nowMs, snapshot: snapshot)], policy: reloadPolicy(nowMs: nowMs))
+        FitnessWidgetTimeline(entries: timelineSnapshots(snapshot, nowMs: nowMs).map { FitnessMediumWidgetEntry(dateMs: $0.dateMs, snapshot: $0.snapshot) },
+                              policy: reloadPolicy(nowMs: nowMs))
     }
 
     /// The gallery placeholder: every value missing, so every value shows "—".

@@ -111,6 +111,14 @@ extension L10n {
             en: "Steps: \(groupedSteps ?? dash) · Average heart rate: \(heartRate ?? dash) · Workouts: \(workouts)")
     }
 
+    /// A step goal outside the allowed range is refused (settings, 歩数目標の変更), on either device.
+    public static func stepGoalOutOfRange(_ range: ClosedRange<Int>) -> LocalizedText {
+        let low = FitnessFormat.grouped(range.lowerBound), high = FitnessFormat.grouped(range.upperBound)
+        return LocalizedText(
+            ja: "歩数目標は\(low)〜\(high)歩の範囲で設定してください",
+            en: "Set a step goal from \(low) to \(high) steps")
+    }
+
     // MARK: - Values with units
 
     /// "8,432歩" / "8,432 steps" (the number already grouped).

@@ -38,6 +38,8 @@ extension L10n {
     public static let watchButtonResume = LocalizedText(ja: "再開", en: "Resume")
     /// The stop button (seed: 停止).
     public static let watchButtonStop = LocalizedText(ja: "停止", en: "Stop")
+    /// The end button of a stopped workout (saves it).
+    public static let watchButtonEnd = LocalizedText(ja: "終了", en: "End")
 
     // MARK: - Metric labels
 

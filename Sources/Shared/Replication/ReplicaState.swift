@@ -43,9 +43,13 @@ public struct ReplicaState: Sendable {
     var heldTombstones = 0
     /// Records whose tombstones were collected: the id and the delete's stamp. Ids are never
     /// reused, so a write to one is a stale write (from a peer that edited offline or whose
-    /// store went back in time) and must never bring the record back. Kept forever; a
-    /// complete resend carries them as tombstones.
+    /// store went back in time) and must never bring the record back. A complete resend
+    /// carries them as tombstones. Bounded: `graveLifetimeMs` and `maxGraves`
+    /// (ReplicaState+Graves.swift).
     public internal(set) var graves: [RecordKey: HLCTimestamp] = [:]
+    /// The earliest wall time at which a grave may have expired (nil: none held); a hint that
+    /// spares `pruneGraves` a scan, never later than the truth.
+    var graveExpiryHintMs: Int64?
     /// Graves added and removed since the last `drainGraveChanges()`.
     var gravesAdded: Set<RecordKey> = []
     var gravesRemoved: Set<RecordKey> = []
@@ -221,6 +225,7 @@ public struct ReplicaState: Sendable {
             graves[key] = t.stamp
             gravesAdded.insert(key)
             gravesRemoved.remove(key)
+            noteGraveExpiry(t.stamp)
         }
         slots[i].isUsed = false
         slots[i].entry = RecordEntry()
@@ -252,6 +257,7 @@ public struct ReplicaState: Sendable {
     /// Restores a grave read from the store.
     public mutating func loadGrave(_ key: RecordKey, _ stamp: HLCTimestamp) {
         graves[key] = stamp
+        noteGraveExpiry(stamp)
         clock.raise(to: stamp)
     }
 

@@ -250,6 +250,9 @@ public struct ReplicaSync: Sendable, Equatable {
             return Received(recordsChanged: 0, tombstonesCollected: 0, peerWasReset: peerWasReset,
                             ignored: .addressedToEarlierStore(d.ackIncarnation))
         }
+        // Graves past their bound go before the delta meets them, measured up to the delta's
+        // newest stamp (ReplicaState+Graves.swift).
+        state.pruneGraves(wallMs: max(wallMs, d.newestStampWallMs))
         var changed = state.apply(d, wallMs: wallMs)
         if let coverage = d.coverage { changed += prune(coverage, present: d.records, state: &state, wallMs: wallMs) }
         var collected = 0
@@ -267,6 +270,7 @@ public struct ReplicaSync: Sendable, Equatable {
             // the transfer that carried it has not reached us yet).
             collected += state.collectTombstones(upTo: d.ackSeq)
         }
+        if collected > 0 { state.pruneGraves(wallMs: wallMs) }
         return Received(recordsChanged: changed, tombstonesCollected: collected, peerWasReset: peerWasReset, ignored: nil)
     }
 

@@ -13,6 +13,14 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     /// True for the codes that mean the file is not a usable database.
     public var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+
+    /// True for the codes that say nothing about the file's content: it could not be opened,
+    /// read or written (permissions, a full disk, an I/O error, another process's lock). A
+    /// store failing this way is not corrupt and must not be quarantined.
+    public var isAccessProblem: Bool {
+        [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL, SQLITE_IOERR,
+         SQLITE_NOMEM, SQLITE_AUTH].contains(code)
+    }
 }
 
 /// One SQLite connection.

@@ -113,6 +113,14 @@ public final class FaultProxy: @unchecked Sendable {
         }
     }
 
+    /// The frames of the timeline so far, as data (the run report).
+    public func takeFrames() -> [FrameRecord] {
+        state.withLock { s in
+            defer { s.frames = [] }
+            return s.frames
+        }
+    }
+
     // MARK: - Thread
 
     func loop() {

@@ -38,6 +38,8 @@ struct ProxyState {
     var counts = ProxyStatus()
     var order = 0
     var timeline: [String] = []
+    /// The timeline's frames as data (the run report).
+    var frames: [FrameRecord] = []
     /// Names the timeline's frames (and marks retries).
     var labeler = FrameLabeler()
 
@@ -115,7 +117,11 @@ struct ProxyState {
                 if counted { counts.framesIn[dir, default: 0] += 1 }
                 let bytes = FrameEncoder.encode(frame)
                 let (fate, times, pieces) = planner.plan(bytes: bytes.count, direction: dir, nowMs: nowMs)
-                timeline.append("\(nowMs) \(dir.rawValue) \(labeler.label(sending: bytes, direction: dir.rawValue)) \(bytes.count)B \(fate.rawValue)")
+                let label = labeler.label(sending: bytes, direction: dir.rawValue)
+                timeline.append("\(nowMs) \(dir.rawValue) \(label) \(bytes.count)B \(fate.rawValue)")
+                let arrivals = pieces.count > 1 ? [pieces.last!.atMs] + times.dropFirst() : times
+                frames.append(FrameRecord(sentMs: nowMs, from: dir == .watchToPhone ? .watch : .phone, label: label, bytes: bytes.count,
+                                          fate: fate, arrivalsMs: arrivals))
                 switch fate {
                 case .dropped: counts.dropped += 1
                 case .duplicated: counts.duplicated += 1

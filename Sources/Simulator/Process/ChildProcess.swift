@@ -15,9 +15,11 @@ public final class ChildProcess {
     private var buffer: [UInt8] = []
     public private(set) var exited = false
     public private(set) var exitStatus: Int32 = 0
+    private var inputClosed = false
 
-    /// Starts `path` with `arguments`; stderr is appended to `stderrPath`.
-    public init(name: String, path: String, arguments: [String], stderrPath: String) throws {
+    /// Starts `path` with `arguments` (in `workingDirectory`, default this process's); stderr
+    /// is appended to `stderrPath`.
+    public init(name: String, path: String, arguments: [String], stderrPath: String, workingDirectory: String? = nil) throws {
         self.name = name
         var inPipe: [Int32] = [0, 0]
         var outPipe: [Int32] = [0, 0]
@@ -32,6 +34,9 @@ public final class ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         for fd in [inPipe[0], inPipe[1], outPipe[0], outPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+        if let dir = workingDirectory {
+            guard let addChdir = Self.addChdir, addChdir(&actions, dir) == 0 else { throw POSIXError("posix_spawn_file_actions_addchdir_np(\(dir))") }
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var child: pid_t = 0
@@ -48,9 +53,16 @@ public final class ChildProcess {
         _ = fcntl(stdoutFD, F_SETFL, fcntl(stdoutFD, F_GETFL, 0) | O_NONBLOCK)
     }
 
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which the Glibc module
+    /// does not export: looked up at run time.
+    private static let addChdir: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "posix_spawn_file_actions_addchdir_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self)
+    }()
+
     deinit {
         terminate()
-        close(stdinFD)
+        if !inputClosed { close(stdinFD) }
         close(stdoutFD)
     }
 
@@ -100,6 +112,33 @@ public final class ChildProcess {
         if r == pid { exited = true; exitStatus = status; return false }
         return true
     }
+
+    /// Reads the child's output to its end and reaps it, at most `timeoutMs` in all: its exit
+    /// code (128 + the signal when a signal ended it) and every line it printed that `readLine`
+    /// had not taken; nil (the child killed) when it had not closed its output by the deadline.
+    public func finish(timeoutMs: Int) -> (status: Int32, lines: [String])? {
+        var lines: [String] = []
+        let deadline = Self.monotonicMs() + Int64(timeoutMs)
+        while true {
+            let left = deadline - Self.monotonicMs()
+            guard left > 0, let line = readLine(timeoutMs: Int(left)) else { break }
+            lines.append(line)
+        }
+        if Self.monotonicMs() >= deadline { kill9(); return nil }
+        if !buffer.isEmpty { lines.append(String(decoding: buffer, as: UTF8.self)); buffer = [] }
+        // The output is closed: the child is exiting; wait for it.
+        if !exited {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            exited = true
+            exitStatus = status
+        }
+        let signal = exitStatus & 0x7f
+        return (signal == 0 ? (exitStatus >> 8) & 0xff : 128 + signal, lines)
+    }
+
+    /// Closes the child's standard input (it sees end of file).
+    public func closeInput() { close(stdinFD); inputClosed = true }
 
     /// `kill -9` and reap.
     public func kill9() {

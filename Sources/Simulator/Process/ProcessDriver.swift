@@ -39,6 +39,8 @@ public struct ConductorOptions: Sendable {
     public var settleTimeoutMs: Int64 = 20_000
     /// Virtual time allowed for `expect converged` to be met.
     public var convergeWithinMs: Int64 = 120_000
+    /// Record the run for the HTML report (`RunRecorder`: frames as data, screens at moments).
+    public var recordsReport = false
 
     /// `phone-node` and `watch-node` from `binDirectory`.
     public init(binDirectory: String) {
@@ -349,6 +351,7 @@ public struct ProcessConductor {
         let runner = ScenarioRunner(driver: ProcessDriver(options: options))
         runner.keepState = options.keepState
         runner.convergeWithinMs = options.convergeWithinMs
+        if options.recordsReport { runner.recorder = RunRecorder(scenario: scenario) }
         return runner.run(scenario)
     }
 }

@@ -30,6 +30,8 @@ public struct ScenarioResult: Sendable {
     public var logs: [String] = []
     /// SHA-256 (hex) of the run's trace, in a deterministic mode (sim): equal for equal runs.
     public var traceHash: String?
+    /// The run as the HTML report draws it; nil unless recorded (`sync-sim --html`).
+    public var recording: RunRecording?
 
     /// A result that failed before it ran (unreadable or invalid file).
     public static func failedBeforeRunning(file: String, mode: String, error: String) -> ScenarioResult {

@@ -76,10 +76,18 @@ public protocol ScenarioDriver: AnyObject {
     func finalChecks() -> [CheckOutcome]
     /// The nodes' log lines (warnings and errors at least), for the report.
     func nodeLogs() -> [String]
+    /// The run's frames as data (send and arrival times, size, fate), one per frame line of
+    /// the timeline; empty unless the driver records them. Called once, at the end.
+    func takeFrames() -> [FrameRecord]
+    /// `screens` of the running node `role` drawn (`show SCREEN --svg`), by screen name.
+    /// Read-only: asking changes nothing about the run.
+    func captureScreens(_ role: DeviceRole, _ screens: [String]) -> [String: String]
 }
 
 extension ScenarioDriver {
     public func traceHash(timeline: [String]) -> String? { nil }
     public func finalChecks() -> [CheckOutcome] { [] }
     public func nodeLogs() -> [String] { [] }
+    public func takeFrames() -> [FrameRecord] { [] }
+    public func captureScreens(_ role: DeviceRole, _ screens: [String]) -> [String: String] { [:] }
 }

@@ -25,6 +25,8 @@ public final class ScenarioRunner {
     /// A sweep's workload: its operations are recorded here, and the scenario's own commands
     /// to the records it follows (see `WorkloadRun`).
     public var workload: WorkloadRun?
+    /// Records the run for the HTML report (frames, faults, checks' times, screens); nil: off.
+    public var recorder: RunRecorder?
 
     public init(driver: ScenarioDriver) { self.driver = driver }
 
@@ -38,9 +40,12 @@ public final class ScenarioRunner {
         self.scenario = scenario
         do {
             try driver.start(scenario)
+            recorder?.started(driver, atMs: nowMs)
             for step in scenario.steps {
                 try advance(to: step.atMs)
-                result.checks += try perform(step)
+                let checks = try perform(step)
+                result.checks += checks
+                recorder?.stepDone(step, checks: checks, faults: faults, driver: driver, atMs: nowMs)
                 result.stepsRun += 1
             }
             _ = try driver.settle()
@@ -59,6 +64,7 @@ public final class ScenarioRunner {
         result.timeline = timeline
         result.logs = driver.nodeLogs()
         result.traceHash = driver.traceHash(timeline: timeline)
+        result.recording = recorder?.finish(driver, atMs: nowMs)
         result.notes += driver.stop(keepState: keepState || !result.passed)
         result.wallMs = ChildProcess.monotonicMs() - wallStart
         return result
@@ -78,6 +84,13 @@ public final class ScenarioRunner {
         }
     }
 
+    /// A line of the runner's own (a fault, a restart) in the timeline, after what the
+    /// driver recorded of the step: the timeline stays in time order.
+    func note(_ line: String) {
+        timeline += driver.takeTimeline()
+        timeline.append(line)
+    }
+
     /// Fast-forward is exact only when nothing can happen on the link but heartbeats.
     func canFastForward(_ q: QuietState) -> Bool {
         fastForward && faults.isClear && q.phoneConnected && q.watchConnected && q.nothingOutstanding && !q.connecting
@@ -93,6 +106,7 @@ public final class ScenarioRunner {
         }
         try driver.advanceClocks(to: t, idleLink: idleLink)
         try damageArmedPartialFiles()
+        recorder?.timePassed(driver, to: t)
     }
 
     /// `damage-partial-file`: once the node holds a partial incoming file with committed
@@ -109,13 +123,15 @@ public final class ScenarioRunner {
             let what = try driver.damagePartialFile(role, path: path, committedBytes: committed, seed: seed)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
-            timeline.append("\(nowMs) damage the partial file of \(role) (\(what ?? "nothing to damage")), restart")
+            note("\(nowMs) damage the partial file of \(role) (\(what ?? "nothing to damage")), restart")
         }
     }
 
     // MARK: - Steps
 
     func perform(_ step: ScenarioStep) throws -> [CheckOutcome] {
+        // What crossed the link before this step comes before whatever the step adds.
+        timeline += driver.takeTimeline()
         switch step.action {
         case .node(let role, let cmd):
             guard driver.isRunning(role) else {
@@ -173,16 +189,16 @@ public final class ScenarioRunner {
                 change.apply(to: &faults)
                 try driver.setFaults(faults)
             }
-            timeline.append("\(nowMs) link: \(faults)")
+            note("\(nowMs) link: \(faults)")
             return []
         case .kill(let role):
             try driver.kill(role)
-            timeline.append("\(nowMs) kill -9 \(role)")
+            note("\(nowMs) kill -9 \(role)")
             return []
         case .restart(let role):
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
-            timeline.append("\(nowMs) restart \(role)")
+            note("\(nowMs) restart \(role)")
             return []
         case .clock(let role, let change):
             clocks[role]!.apply(change, at: nowMs)
@@ -198,7 +214,7 @@ public final class ScenarioRunner {
             decoder.feed(answer)
             var kinds: [String] = []
             while let f = try? decoder.next() { kinds.append("\(f.kind)") }
-            timeline.append("\(nowMs) a stranger tried to pair with the phone; it answered: \(kinds.joined(separator: ", "))")
+            note("\(nowMs) a stranger tried to pair with the phone; it answered: \(kinds.joined(separator: ", "))")
             let sawOnlyHandshake = kinds.allSatisfy { $0 == "helloReply" || $0 == "reject" }
             return [CheckOutcome(location: step.location, description: "stranger connects", passed: sawOnlyHandshake,
                                  detail: sawOnlyHandshake ? "refused; it saw only \(kinds.isEmpty ? "nothing" : kinds.joined(separator: ", "))" : "it saw \(kinds.joined(separator: ", "))")]
@@ -210,7 +226,7 @@ public final class ScenarioRunner {
             workload?.storeDamaged(role, atMs: nowMs, rollback: true)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
-            timeline.append("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
+            note("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
             return []
         case .damagePartialFile(let role):
             armedFileDamage.insert(role)
@@ -224,7 +240,7 @@ public final class ScenarioRunner {
             workload?.storeDamaged(role, atMs: nowMs)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
-            timeline.append("\(nowMs) corrupt store of \(role), restart")
+            note("\(nowMs) corrupt store of \(role), restart")
             return []
         }
     }

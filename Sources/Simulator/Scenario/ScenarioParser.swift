@@ -9,6 +9,24 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(location): error: \(message)" }
 }
 
+/// Every error of a scenario file (up to `ScenarioParser.maxErrors`), each once, in line
+/// order: one `file:line:col: error: message` line each.
+public struct ScenarioErrors: Error, Sendable, CustomStringConvertible {
+    public var errors: [ScenarioError]
+    /// More errors were found than are listed.
+    public var truncated = false
+
+    public init(_ errors: [ScenarioError], truncated: Bool = false) {
+        self.errors = errors
+        self.truncated = truncated
+    }
+
+    public var description: String {
+        (errors.map(\.description) + (truncated ? ["\(errors.first?.location.file ?? "scenario"): note: more errors not shown (the first \(errors.count) are)"] : []))
+            .joined(separator: "\n")
+    }
+}
+
 /// Reads the scenario language (docs/SCENARIOS.md).
 ///
 /// ```
@@ -32,13 +50,24 @@ public struct ScenarioParser {
     /// written: tokenizing drops the quotes inside `["a","b"]`).
     var currentLine = ""
 
-    /// Parses `text`; `file` names it in errors.
-    public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
+    /// At most this many errors are reported for one file.
+    public static let maxErrors = 20
+
+    /// Parses `text`; `file` names it in errors. A file with errors throws all of them (up
+    /// to `maxErrors`): each bad line is reported once and skipped, and the lines after it
+    /// are still checked.
+    public static func parse(_ text: String, file: String) throws(ScenarioErrors) -> Scenario {
         var p = ScenarioParser(file: file, rng: SplitMix64(seed: 0))
         return try p.parse(text)
     }
 
-    mutating func parse(_ text: String) throws(ScenarioError) -> Scenario {
+    mutating func parse(_ text: String) throws(ScenarioErrors) -> Scenario {
+        var errors: [ScenarioError] = []
+        var truncated = false
+        func note(_ e: ScenarioError) {
+            guard !errors.contains(where: { $0.location == e.location && $0.message == e.message }) else { return }
+            if errors.count < Self.maxErrors { errors.append(e) } else { truncated = true }
+        }
         var name = file
         var start: EpochMs?
         var timeZone = "Asia/Tokyo"
@@ -51,83 +80,100 @@ public struct ScenarioParser {
         var relativeBase: EpochMs?
         var calendar = LocalCalendar(identifier: timeZone)!
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var reportedMissingStart = false
         for (index, rawLine) in lines.enumerated() {
-            let lineNo = index + 1
-            var line = Substring(rawLine)
-            if let hash = Self.commentStart(line) { line = line[..<hash] }
-            let indent = line.prefix { $0 == " " || $0 == "\t" }.count
-            let content = String(line.dropFirst(indent)).trimmingCharacters()
-            if content.isEmpty { continue }
-            currentLine = content
-            let loc = SourceLocation(file: file, line: lineNo, column: indent + 1)
-            guard let words = NodeCommand(line: content)?.words, let head = words.first else {
-                throw ScenarioError(location: loc, message: "unclosed quote")
-            }
-            let headerKeyword = ["scenario", "start", "timezone", "seed", "locale", "workload"].contains(head)
-            if headerKeyword {
-                guard steps.isEmpty else { throw ScenarioError(location: loc, message: "'\(head)' belongs in the header, before the first step") }
-                guard words.count == 2 else { throw ScenarioError(location: loc, message: "'\(head)' takes one value") }
-                let valueLoc = SourceLocation(file: file, line: lineNo, column: indent + head.count + 2)
-                switch head {
-                case "scenario": name = words[1]
-                case "start":
-                    guard let ms = ISOInstant.parse(words[1]) else {
-                        throw ScenarioError(location: valueLoc, message: "start takes an ISO date-time with an offset, like 2026-06-01T07:00:00+09:00")
+            do throws(ScenarioError) {
+                let lineNo = index + 1
+                var line = Substring(rawLine)
+                if let hash = Self.commentStart(line) { line = line[..<hash] }
+                let indent = line.prefix { $0 == " " || $0 == "\t" }.count
+                let content = String(line.dropFirst(indent)).trimmingCharacters()
+                if content.isEmpty { continue }
+                currentLine = content
+                let loc = SourceLocation(file: file, line: lineNo, column: indent + 1)
+                guard let words = NodeCommand(line: content)?.words, let head = words.first else {
+                    throw ScenarioError(location: loc, message: "unclosed quote")
+                }
+                let headerKeyword = ["scenario", "start", "timezone", "seed", "locale", "workload"].contains(head)
+                if headerKeyword {
+                    guard steps.isEmpty else { throw ScenarioError(location: loc, message: "'\(head)' belongs in the header, before the first step") }
+                    guard words.count == 2 else { throw ScenarioError(location: loc, message: "'\(head)' takes one value") }
+                    let valueLoc = SourceLocation(file: file, line: lineNo, column: indent + head.count + 2)
+                    switch head {
+                    case "scenario": name = words[1]
+                    case "start":
+                        guard let ms = ISOInstant.parse(words[1]) else {
+                            throw ScenarioError(location: valueLoc, message: "start takes an ISO date-time with an offset, like 2026-06-01T07:00:00+09:00")
+                        }
+                        start = ms
+                    case "timezone":
+                        guard let c = LocalCalendar(identifier: words[1]) else { throw ScenarioError(location: valueLoc, message: "unknown time zone '\(words[1])'") }
+                        timeZone = words[1]
+                        calendar = c
+                    case "seed":
+                        guard let s = UInt64(words[1]) else { throw ScenarioError(location: valueLoc, message: "seed takes an unsigned integer") }
+                        seed = s
+                        rng = SplitMix64(seed: s)
+                    case "locale":
+                        guard let l = AppLanguage(rawValue: words[1]) else { throw ScenarioError(location: valueLoc, message: "locale takes ja or en") }
+                        language = l
+                    case "workload":
+                        guard let w = WorkloadKind(rawValue: words[1]) else {
+                            throw ScenarioError(location: valueLoc, message: "workload takes \(WorkloadKind.allCases.map(\.rawValue).joined(separator: " or "))")
+                        }
+                        workload = w
+                    default: break
                     }
-                    start = ms
-                case "timezone":
-                    guard let c = LocalCalendar(identifier: words[1]) else { throw ScenarioError(location: valueLoc, message: "unknown time zone '\(words[1])'") }
-                    timeZone = words[1]
-                    calendar = c
-                case "seed":
-                    guard let s = UInt64(words[1]) else { throw ScenarioError(location: valueLoc, message: "seed takes an unsigned integer") }
-                    seed = s
-                    rng = SplitMix64(seed: s)
-                case "locale":
-                    guard let l = AppLanguage(rawValue: words[1]) else { throw ScenarioError(location: valueLoc, message: "locale takes ja or en") }
-                    language = l
-                case "workload":
-                    guard let w = WorkloadKind(rawValue: words[1]) else {
-                        throw ScenarioError(location: valueLoc, message: "workload takes \(WorkloadKind.allCases.map(\.rawValue).joined(separator: " or "))")
+                    continue
+                }
+                guard let startMs = start else {
+                    // Said once: every later step would say it again.
+                    if reportedMissingStart { continue }
+                    reportedMissingStart = true
+                    throw ScenarioError(location: loc, message: "a step before the header's 'start' line")
+                }
+                let previous = last ?? startMs
+                let at = try time(words[0], previous: words[0].hasPrefix("+") ? (relativeBase ?? previous) : previous, start: startMs, calendar: calendar, loc: loc)
+                guard at >= previous else {
+                    throw ScenarioError(location: loc, message: "step time \(words[0]) is before the previous step; steps must be in time order")
+                }
+                var rest = Array(words.dropFirst())
+                let actionColumn = indent + words[0].count + 2
+                if rest.first == "every" {
+                    // every PERIOD for LENGTH: ACTION
+                    guard rest.count >= 5, rest[2] == "for", rest[3].hasSuffix(":") || rest[4] == ":" else {
+                        throw ScenarioError(location: loc, message: "expected 'every PERIOD for LENGTH: ACTION'")
                     }
-                    workload = w
-                default: break
+                    let periodLoc = SourceLocation(file: file, line: lineNo, column: actionColumn + rest[0].count + 1)
+                    guard let period = Self.duration(rest[1]), period > 0 else {
+                        throw ScenarioError(location: periodLoc, message: "bad period '\(rest[1])' (a duration like 250ms, 5s, 10m, 1h30m)")
+                    }
+                    let lengthWord = rest[3].hasSuffix(":") ? String(rest[3].dropLast()) : rest[3]
+                    guard let length = Self.duration(lengthWord) else {
+                        let lengthLoc = SourceLocation(file: file, line: lineNo, column: periodLoc.column + rest[1].count + rest[2].count + 2)
+                        throw ScenarioError(location: lengthLoc, message: "bad length '\(lengthWord)' (a duration like 30s, 10m, 1h30m)")
+                    }
+                    rest = Array(rest.dropFirst(rest[4] == ":" ? 5 : 4))
+                    var t = at
+                    while t < at + length {
+                        steps.append(try step(rest, at: t, loc: SourceLocation(file: file, line: lineNo, column: actionColumn)))
+                        t += period
+                    }
+                    last = at
+                    relativeBase = at + length
+                } else {
+                    steps.append(try step(rest, at: at, loc: SourceLocation(file: file, line: lineNo, column: actionColumn)))
+                    last = at
+                    relativeBase = at
                 }
-                continue
-            }
-            guard let startMs = start else { throw ScenarioError(location: loc, message: "a step before the header's 'start' line") }
-            let previous = last ?? startMs
-            let at = try time(words[0], previous: words[0].hasPrefix("+") ? (relativeBase ?? previous) : previous, start: startMs, calendar: calendar, loc: loc)
-            guard at >= previous else {
-                throw ScenarioError(location: loc, message: "step time \(words[0]) is before the previous step; steps must be in time order")
-            }
-            var rest = Array(words.dropFirst())
-            let actionColumn = indent + words[0].count + 2
-            if rest.first == "every" {
-                // every PERIOD for LENGTH: ACTION
-                guard rest.count >= 5, rest[2] == "for", rest[3].hasSuffix(":") || rest[4] == ":" else {
-                    throw ScenarioError(location: loc, message: "expected 'every PERIOD for LENGTH: ACTION'")
-                }
-                guard let period = Self.duration(rest[1]), period > 0 else { throw ScenarioError(location: loc, message: "bad period '\(rest[1])'") }
-                let lengthWord = rest[3].hasSuffix(":") ? String(rest[3].dropLast()) : rest[3]
-                guard let length = Self.duration(lengthWord) else { throw ScenarioError(location: loc, message: "bad length '\(lengthWord)'") }
-                rest = Array(rest.dropFirst(rest[4] == ":" ? 5 : 4))
-                var t = at
-                while t < at + length {
-                    steps.append(try step(rest, at: t, loc: SourceLocation(file: file, line: lineNo, column: actionColumn)))
-                    t += period
-                }
-                last = at
-                relativeBase = at + length
-            } else {
-                steps.append(try step(rest, at: at, loc: SourceLocation(file: file, line: lineNo, column: actionColumn)))
-                last = at
-                relativeBase = at
+            } catch {
+                note(error)
             }
         }
-        guard let startMs = start else {
-            throw ScenarioError(location: SourceLocation(file: file, line: max(1, lines.count), column: 1), message: "missing 'start' line in the header")
+        if start == nil && !reportedMissingStart {
+            note(ScenarioError(location: SourceLocation(file: file, line: max(1, lines.count), column: 1), message: "missing 'start' line in the header"))
         }
+        guard errors.isEmpty, let startMs = start else { throw ScenarioErrors(errors, truncated: truncated) }
         steps += pendingSteps
         // Stable by time: 'every' expansions and generated steps interleave with later steps.
         steps = steps.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }.map(\.element)

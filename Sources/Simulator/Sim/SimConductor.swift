@@ -9,6 +9,7 @@ public struct SimConductor {
     public func run(_ scenario: Scenario) -> ScenarioResult {
         let runner = ScenarioRunner(driver: SimDriver(options: options))
         runner.convergeWithinMs = options.convergeWithinMs
+        if options.recordsReport { runner.recorder = RunRecorder(scenario: scenario) }
         return runner.run(scenario)
     }
 }

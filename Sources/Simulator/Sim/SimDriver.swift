@@ -18,6 +18,9 @@ public struct SimOptions: Sendable {
     /// Mixed into the seed of the network (nonces, incarnations, fault decisions); sweeps
     /// give each seed its own.
     public var networkSeed: UInt64?
+    /// Record the run for the HTML report (`RunRecorder`: frames as data, screens at moments);
+    /// it does not change the run or its trace.
+    public var recordsReport = false
 
     public init() {}
 }
@@ -61,6 +64,7 @@ public final class SimDriver: ScenarioDriver {
                                phone: .init(makeApp: { PhoneApp(fileSink: sink) }, config: pc, calendar: calendar, language: s.language),
                                watch: .init(makeApp: { WatchApp() }, config: wc, calendar: calendar, language: s.language))
         n.recordsTrace = options.recordsTrace
+        n.recordsFrames = options.recordsReport
         n.faults = NetworkFaults(LinkFaults())
         network = n
         if options.checksInvariants {

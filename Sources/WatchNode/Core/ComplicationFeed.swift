@@ -105,6 +105,17 @@ public struct ComplicationFeed: Sendable, Hashable {
         request(gauge, at: nowMs, appInForeground: appInForeground)
     }
 
+    /// The wall clock reads `nowMs`: when it went back behind counted reloads (a clock that
+    /// was bumped ahead, then corrected), those reloads count as made now. Left "in the
+    /// future" they would hold the budget for the size of the step; counted from now they
+    /// still hold it one whole window, so a step back never frees budget early either.
+    /// Returns true when a reload time changed.
+    public mutating func onClock(at nowMs: EpochMs) -> Bool {
+        guard let last = countedReloadsMs.last, last > nowMs else { return false }
+        countedReloadsMs = countedReloadsMs.map { min($0, nowMs) }
+        return true
+    }
+
     /// Time passed: applies the pending value if the budget has freed.
     public mutating func onTick(at nowMs: EpochMs) -> ComplicationReloadOutcome {
         guard let value = pending else { return .unchanged }
@@ -119,8 +130,9 @@ public struct ComplicationFeed: Sendable, Hashable {
             pending = nil
             return .unchanged
         }
-        // A clock that steps back must not free budget early.
-        let now = max(nowMs, countedReloadsMs.last ?? nowMs)
+        // Reloads a clock now behind them made count from now (`onClock`): not freed early.
+        _ = onClock(at: nowMs)
+        let now = nowMs
         countedReloadsMs.removeAll { $0 + settings.windowMs <= now }
         if !appInForeground {
             guard countedReloadsMs.count < settings.maxReloadsPerWindow else {
@@ -144,7 +156,7 @@ public struct ComplicationFeed: Sendable, Hashable {
     public func text(_ language: AppLanguage) -> String {
         let shown = displayed?.text(language) ?? "\(L10n.watchComplicationTitle(language)): \(L10n.watchNoValue(language))"
         guard let pending else { return shown }
-        return "\(shown) (pending \(pending.label))"
+        return shown + L10n.watchComplicationPending(pending.label)(language)
     }
 
     /// The complication as JSON: the displayed gauge, the pending one, and the budget.

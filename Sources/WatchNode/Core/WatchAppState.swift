@@ -21,7 +21,40 @@ public enum WatchAppEvent: Sendable, Hashable {
     /// Call `onTick(at:)` at this time (the running extended session's expiry).
     case scheduleTick(atMs: EpochMs)
     /// A request was refused; nothing changed.
-    case refused(String)
+    case refused(WatchAppRefusal)
+}
+
+/// Why the lifecycle refused a request.
+public enum WatchAppRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// An extended runtime session of `running` is already running.
+    case runtimeAlreadyRunning(kind: ExtendedRuntimeKind, running: ExtendedRuntimeKind)
+    /// watchOS starts extended runtime sessions only from an app in the foreground.
+    case notInForeground(kind: ExtendedRuntimeKind)
+    /// `runtime stop` with no session.
+    case noRuntimeSession
+
+    /// For the log: `cannot start selfCare: the app is not in the foreground`.
+    public var description: String {
+        switch self {
+        case .runtimeAlreadyRunning(let kind, let running): "cannot start \(kind.rawValue): a \(running.rawValue) session is running"
+        case .notInForeground(let kind): "cannot start \(kind.rawValue): the app is not in the foreground"
+        case .noRuntimeSession: "no extended runtime session is running"
+        }
+    }
+
+    /// For people, in `language`.
+    public func message(_ language: AppLanguage) -> String {
+        switch self {
+        case .runtimeAlreadyRunning(let kind, let running):
+            LocalizedText(ja: "\(L10n.watchRuntimeKind(kind).ja)を開始できません: \(L10n.watchRuntimeKind(running).ja)のセッションが実行中です",
+                          en: "cannot start \(L10n.watchRuntimeKind(kind).en): a \(L10n.watchRuntimeKind(running).en) session is running")(language)
+        case .notInForeground(let kind):
+            LocalizedText(ja: "\(L10n.watchRuntimeKind(kind).ja)を開始できません: アプリがフォアグラウンドにありません",
+                          en: "cannot start \(L10n.watchRuntimeKind(kind).en): the app is not in the foreground")(language)
+        case .noRuntimeSession:
+            LocalizedText(ja: "実行中の延長ランタイムセッションはありません", en: "no extended runtime session is running")(language)
+        }
+    }
 }
 
 /// The watch app's lifecycle: presence, the workout session's state and any extended
@@ -99,11 +132,11 @@ public struct WatchAppState: Sendable, Hashable {
         track { me in
             var events = me.expireIfDue(at: nowMs)
             if let running = me.extendedRuntime {
-                events.append(.refused("cannot start \(kind.rawValue): a \(running.kind.rawValue) session is running"))
+                events.append(.refused(.runtimeAlreadyRunning(kind: kind, running: running.kind)))
                 return events
             }
             guard me.presence == .foreground else {
-                events.append(.refused("cannot start \(kind.rawValue): the app is not in the foreground"))
+                events.append(.refused(.notInForeground(kind: kind)))
                 return events
             }
             let session = ExtendedRuntimeSession(kind: kind, startMs: nowMs)
@@ -117,7 +150,7 @@ public struct WatchAppState: Sendable, Hashable {
     /// The app stops its extended runtime session.
     public mutating func stopExtendedRuntime(at nowMs: EpochMs) -> [WatchAppEvent] {
         track { me in
-            guard var ext = me.extendedRuntime else { return [.refused("no extended runtime session is running")] }
+            guard var ext = me.extendedRuntime else { return [.refused(.noRuntimeSession)] }
             let reason = ext.stop(at: nowMs) ?? .stoppedByApp
             me.extendedRuntime = nil
             return [.extendedRuntimeEnded(kind: ext.kind, reason: reason, atMs: ext.endMs ?? nowMs)]

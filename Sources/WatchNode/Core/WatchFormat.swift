@@ -44,15 +44,7 @@ public enum WatchFormat {
 
     /// Elapsed time as a stopwatch shows it: `"MM:SS"` under an hour, `"H:MM:SS"` from one
     /// hour on. Seconds are whole and rounded down (1,999 ms reads `00:01`).
-    public static func elapsed(_ elapsedMs: Int64) -> String {
-        let totalSeconds = max(0, elapsedMs) / 1000
-        let h = totalSeconds / 3600
-        let m = (totalSeconds % 3600) / 60
-        let s = totalSeconds % 60
-        return h > 0 ? "\(h):\(pad2(m)):\(pad2(s))" : "\(pad2(m)):\(pad2(s))"
-    }
-
-    static func pad2(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    public static func elapsed(_ elapsedMs: Int64) -> String { FitnessFormat.elapsed(elapsedMs) }
 }
 
 // MARK: - Localized names of the shared workout values

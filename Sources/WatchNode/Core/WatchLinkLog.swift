@@ -131,10 +131,17 @@ public struct WatchLinkLog: Sendable, Hashable {
         return .dictionary(d)
     }
 
-    /// One line per counter, then the recent effects.
-    public func text() -> String {
-        var lines = [
-            "mirror: \(mirrorSent) sent (\(mirrorBytes) B), \(mirrorSkipped) skipped"
+    /// One line per counter, then the recent effects (named by their WatchConnectivity call).
+    public func text(_ language: AppLanguage) -> String {
+        let ja = language == .ja
+        var lines = ja ? [
+            "ミラーリング: 送信 \(mirrorSent)（\(WatchFormat.grouped(mirrorBytes)) B）、スキップ \(mirrorSkipped)"
+                + (lastSkipReason.map { " — 最後の理由: \($0)" } ?? ""),
+            "メッセージ: 送信 \(messagesSent)、失敗 \(messagesFailed)、受信 \(messagesReceived)",
+            "ファイル: 送信 \(filesSent)、配信 \(filesDelivered)、失敗 \(filesFailed)",
+            "リンクエラー: \(linkErrors)" + (lastLinkError.map { " — 最後: \($0)" } ?? ""),
+        ] : [
+            "mirror: \(mirrorSent) sent (\(WatchFormat.grouped(mirrorBytes)) B), \(mirrorSkipped) skipped"
                 + (lastSkipReason.map { " — last: \($0)" } ?? ""),
             "messages: \(messagesSent) sent, \(messagesFailed) failed, \(messagesReceived) received",
             "files: \(filesSent) sent, \(filesDelivered) delivered, \(filesFailed) failed",

@@ -8,7 +8,7 @@ import Shared
 public struct WorkoutScreen: Sendable, Hashable {
     /// A button on the screen (seed: 開始/一時停止/停止).
     public enum Button: String, Sendable, Hashable, CaseIterable {
-        case start, pause, resume, stop
+        case start, pause, resume, stop, end
 
         /// The button's label.
         public var title: LocalizedText {
@@ -17,6 +17,18 @@ public struct WorkoutScreen: Sendable, Hashable {
             case .pause: L10n.watchButtonPause
             case .resume: L10n.watchButtonResume
             case .stop: L10n.watchButtonStop
+            case .end: L10n.watchButtonEnd
+            }
+        }
+
+        /// The session call the button makes (`workout start|pause|resume|stop|end`).
+        public var call: WorkoutSessionCall.Name {
+            switch self {
+            case .start: .start
+            case .pause: .pause
+            case .resume: .resume
+            case .stop: .stop
+            case .end: .end
             }
         }
     }
@@ -44,14 +56,16 @@ public struct WorkoutScreen: Sendable, Hashable {
         atMs = nowMs
     }
 
-    /// The buttons the state offers: start before running, pause or resume and stop while
-    /// active, none once stopped.
+    /// The buttons the state offers, each a call the session allows in it: start before
+    /// running; pause and stop while running; only resume while paused (a paused session is
+    /// resumed before it stops or ends, `WorkoutSession`); end once stopped; none once ended.
     public var buttons: [Button] {
         switch state {
         case .notStarted, .prepared: [.start]
         case .running: [.pause, .stop]
-        case .paused: [.resume, .stop]
-        case .stopped, .ended: []
+        case .paused: [.resume]
+        case .stopped: [.end]
+        case .ended: []
         }
     }
 
