@@ -79,6 +79,31 @@ struct WorkloadTests {
         #expect(replayed.failureKind == out.failureKind)
     }
 
+    /// An operation for a node a fault took down did not happen: it is recorded as not issued
+    /// (the model follows what was issued), and the run still agrees with the model.
+    @Test func anOperationForANodeTheFaultsTookDownIsRecordedAsNotIssued() throws {
+        let s = try ScenarioParser.parse(Self.scenario, file: "w")
+        let faults = try FaultSchedule.parse("@1m kill watch for 5m")
+        let ops = try WorkloadOps.parse("@2m watch step-goal 9500; @3m phone step-goal 8000; @8m watch step-goal 7000")
+        var o = SimOptions()
+        o.recordsTrace = false
+        o.networkSeed = 3
+        let runner = ScenarioRunner(driver: SimDriver(options: o))
+        runner.workload = WorkloadRun(kind: .fitness)
+        var options = SweepOptions()
+        options.workload = .fitness
+        let r = runner.run(SeedSweep.faultedScenario(s, faults: faults, ops: ops, options: options))
+        let entries = try #require(runner.workload?.entries)
+        #expect(entries.count == 3)
+        #expect(entries[0].skipped == "the watch was down" && entries[0].command == nil, "\(entries[0].summary)")
+        #expect(entries[1].skipped == nil && entries[1].accepted)
+        #expect(entries[2].skipped == nil && entries[2].accepted)
+        #expect(r.checks.allSatisfy(\.passed), "\(r.checks.filter { !$0.passed })")
+        // The watch's last write stands: the one it never made is not expected anywhere.
+        let out = SeedSweep.run(s, seed: 3, faults: faults, ops: ops, options: options)
+        #expect(out.passed, "\(out.problems)")
+    }
+
     @Test func theShrinkerLeavesOutOperationsAndFaultsAlike() {
         let ops = (1...12).map { WorkloadOp(atMs: Int64($0) * 1000, role: .phone, action: .goalAdd(name: "G\($0)", date: CivilDate(iso: "2026-09-01")!)) }
         let faults = (1...6).map { ScheduledFault(atMs: Int64($0) * 1000, kind: .crash(.watch)) }
