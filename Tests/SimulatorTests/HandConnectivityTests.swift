@@ -34,6 +34,20 @@ struct HandConnectivityTests {
         return r.isOK ? r.value : nil
     }
 
+    // MARK: - Typing JSON
+
+    @Test func jsonWithEscapedQuotesPassesWholeAndAnUnclosedQuoteIsSaidInTheNodesLanguage() throws {
+        let net = try Self.makeNetwork()
+        let set = net.command(.phone, #"context set {"note": "say \"hi\" \\ ok"}"#)
+        #expect(set.isOK, "\(set.text)")
+        #expect(net.runUntilQuiet())
+        #expect(net.watch.ctx.receivedApplicationContext["note"]?.stringValue == #"say "hi" \ ok"#)
+        let en = net.command(.phone, #"context set {"note": "open}"#)
+        #expect(!en.isOK && en.text == #"unclosed quote in: context set {"note": "open}"#, "\(en.text)")
+        let ja = try Self.makeNetwork(language: .ja)
+        #expect(ja.command(.watch, #"userinfo send {"a": "b}"#).text == #"引用符が閉じていません: userinfo send {"a": "b}"#)
+    }
+
     // MARK: - Messages
 
     @Test func aMessageSentByHandShowsTheWatchAppsReplyWhenItComes() throws {

@@ -12,13 +12,17 @@ public struct NodeCommand: Sendable, Equatable {
         self.raw = raw
     }
 
-    /// Splits `line` into words; `"a b"` is one word. Nil when a quote is not closed.
+    /// Splits `line` into words; `"a b"` is one word, and inside quotes `\"` is a quote and
+    /// `\\` a backslash (so JSON with escaped quotes passes whole). Nil when a quote is not closed.
     public init?(line: String) {
         var words: [String] = []
         var current = ""
         var inQuotes = false
         var hasWord = false
+        var escaped = false
         for ch in line {
+            if escaped { current.append(ch); escaped = false; continue }
+            if ch == "\\" && inQuotes { escaped = true; continue }
             if ch == "\"" { inQuotes.toggle(); hasWord = true; continue }
             if ch == " " && !inQuotes {
                 if hasWord { words.append(current); current = ""; hasWord = false }

@@ -11,6 +11,10 @@ extension L10n {
     public static func shellTimeZone(_ zone: String) -> LocalizedText {
         LocalizedText(ja: "タイムゾーンを \(zone) にしました", en: "time zone \(zone)")
     }
+    public static func showSVGUsage(_ screens: [String]) -> LocalizedText {
+        let list = screens.joined(separator: ", ")
+        return LocalizedText(ja: "使い方: show SCREEN --svg（SCREEN: \(list)）", en: "usage: show SCREEN --svg (SCREEN: \(list))")
+    }
     public static let shellDisconnected = LocalizedText(ja: "接続を切りました", en: "disconnected")
     public static let shellHelp = LocalizedText(
         ja: """

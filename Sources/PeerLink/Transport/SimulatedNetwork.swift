@@ -158,10 +158,15 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
 
     // MARK: - Commands
 
+    /// The language `role`'s node speaks.
+    public func language(_ role: DeviceRole) -> AppLanguage { role == .phone ? phoneSetup.language : watchSetup.language }
+
     /// Runs a node command (as a scenario step would) at the current time.
     @discardableResult
     public func command(_ role: DeviceRole, _ line: String) -> CommandReply {
-        guard let c = NodeCommand(line: line) else { return .error("unclosed quote") }
+        guard let c = NodeCommand(line: line) else {
+            return .error(L10n.shellUnclosedQuote(line)(language(role)))
+        }
         return command(role, c)
     }
 

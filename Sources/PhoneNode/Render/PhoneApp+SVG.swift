@@ -17,7 +17,7 @@ extension PhoneApp {
         guard w.count >= 3, w.first == "show", w.last == "--svg" else { return nil }
         let name = w.dropFirst().dropLast().joined(separator: "-")
         guard let svg = svgScreen(name, ctx) else {
-            return .error("usage: show SCREEN --svg (SCREEN: \(Self.svgScreens.joined(separator: ", ")))")
+            return .error(L10n.showSVGUsage(Self.svgScreens)(ctx.language))
         }
         return .ok(.string(svg), text: svg)
     }

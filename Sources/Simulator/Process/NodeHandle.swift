@@ -6,8 +6,10 @@ public final class NodeHandle {
     public let role: DeviceRole
     public let process: ChildProcess
     private var nextTag = 1
-    /// Lines the node printed that were not answers (announcements).
+    /// Lines the node printed that were not answers (announcements), the latest
+    /// `announcementLimit` of them: a long run's `!` lines do not pile up.
     public private(set) var announcements: [String] = []
+    static let announcementLimit = 256
     /// How long to wait for one answer.
     public var replyTimeoutMs = 15_000
 
@@ -23,9 +25,14 @@ public final class NodeHandle {
         while ChildProcess.monotonicMs() < deadline {
             guard let line = process.readLine(timeoutMs: Int(deadline - ChildProcess.monotonicMs())) else { return nil }
             if line.hasPrefix(prefix) { return line }
-            announcements.append(line)
+            keep(line)
         }
         return nil
+    }
+
+    private func keep(_ line: String) {
+        if announcements.count >= Self.announcementLimit { announcements.removeFirst(announcements.count - Self.announcementLimit + 1) }
+        announcements.append(line)
     }
 
     /// Sends a command and returns its answer: `.ok(value)` or the error text.
@@ -48,7 +55,7 @@ public final class NodeHandle {
         let deadline = ChildProcess.monotonicMs() + Int64(replyTimeoutMs)
         while ChildProcess.monotonicMs() < deadline {
             guard let line = process.readLine(timeoutMs: Int(deadline - ChildProcess.monotonicMs())) else { break }
-            guard line.hasPrefix(prefix) else { announcements.append(line); continue }
+            guard line.hasPrefix(prefix) else { keep(line); continue }
             let rest = line.dropFirst(prefix.count)
             if rest.hasPrefix("ok ") {
                 let json = String(rest.dropFirst(3))

@@ -182,7 +182,10 @@ public struct ScenarioParser {
 
     static func commentStart(_ line: Substring) -> Substring.Index? {
         var inQuotes = false
+        var escaped = false
         for i in line.indices {
+            if escaped { escaped = false; continue }
+            if line[i] == "\\" && inQuotes { escaped = true; continue }
             if line[i] == "\"" { inQuotes.toggle() }
             if line[i] == "#" && !inQuotes { return i }
         }

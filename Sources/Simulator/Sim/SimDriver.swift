@@ -144,7 +144,7 @@ public final class SimDriver: ScenarioDriver {
     public func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError> {
         let n = try net()
         guard !n.isDown(role) else { return .failure(NodeCallError(message: "the \(role) is not running")) }
-        guard let c = NodeCommand(line: command) else { return .failure(NodeCallError(message: "unclosed quote in: \(command)")) }
+        guard let c = NodeCommand(line: command) else { return .failure(NodeCallError(message: L10n.shellUnclosedQuote(command)(n.language(role)))) }
         if !ProcessDriver.isReadOnly(command) { lastQuiet = nil }
         if let r = shellCommand(role, c, n) { return r }  // tz and disconnect: not read-only
         let reply = n.command(role, c)  // parsed once, above
@@ -159,7 +159,7 @@ public final class SimDriver: ScenarioDriver {
             return .success(["mono": .int(n.now), "wall": .int(n.now + offset), "virtual": .bool(true)])
         case "tz":
             guard c.words.count == 2, let cal = LocalCalendar(identifier: c.words[1]) else {
-                return .failure(NodeCallError(message: "usage: tz ZONE (e.g. tz America/Los_Angeles)"))
+                return .failure(NodeCallError(message: L10n.shellTimeZoneUsage(n.language(role))))
             }
             n.setCalendar(role, cal)
             return .success(.string(c.words[1]))

@@ -12,7 +12,7 @@ extension WatchApp {
         let w = command.words
         guard w.count == 3, w.first == "show", w.last == "--svg" else { return nil }
         guard let svg = svgScreen(w[1], ctx) else {
-            return .error("usage: show SCREEN --svg (SCREEN: \(Self.svgScreens.joined(separator: ", ")))")
+            return .error(L10n.showSVGUsage(Self.svgScreens)(ctx.language))
         }
         return .ok(.string(svg), text: svg)
     }
