@@ -98,7 +98,8 @@ struct WorkloadTests {
         #expect(entries[0].skipped == "the watch was down" && entries[0].command == nil, "\(entries[0].summary)")
         #expect(entries[1].skipped == nil && entries[1].accepted)
         #expect(entries[2].skipped == nil && entries[2].accepted)
-        #expect(r.checks.allSatisfy(\.passed), "\(r.checks.filter { !$0.passed })")
+        let failed = r.checks.filter { !$0.passed }
+        #expect(failed.isEmpty, "\(failed)")
         // The watch's last write stands: the one it never made is not expected anywhere.
         let out = SeedSweep.run(s, seed: 3, faults: faults, ops: ops, options: options)
         #expect(out.passed, "\(out.problems)")
