@@ -13,7 +13,7 @@ import Shared
 public enum PhoneNodeMain {
     static let usage = """
         usage: phone-node [options]            run the phone node (listens for its paired watch)
-               phone-node pair [--state DIR]   create a pairing secret and print its code
+               phone-node pair [--state DIR]   create a pairing secret (32 random bytes) and print its code
                phone-node show SCREEN [--state DIR] [--locale ja|en] [--tz ZONE] [--json|--svg] [--at TIME]
                                                print a screen of the app from a state directory:
                                                dashboard, history [weekly|monthly], settings, widgets,
@@ -23,7 +23,8 @@ public enum PhoneNodeMain {
                                                goals, notifications
 
         options:
-          --state DIR            state directory (default .state/phone): state.sqlite, node.log, pairing.secret,
+          --state DIR            state directory (default .state/phone, made 0700): state.sqlite, node.log,
+                                 pairing.secret (0600),
                                  exports/ (CSV files written by `export csv`)
           --listen HOST:PORT     where to listen (default 127.0.0.1:7700; loopback only unless --allow-non-loopback)
           --allow-non-loopback   allow --listen on an address that is not loopback (the link is then reachable
@@ -62,9 +63,11 @@ public enum PhoneNodeMain {
             case .subcommand("pair", _):
                 let held = try StateDirectory(path: cl.stateDirectory, role: .phone)
                 defer { withExtendedLifetime(held) {} }
+                try makePrivateDirectory(cl.stateDirectory)  // an existing directory others could read is tightened
                 let secret = secureRandomBytes(PairingFile.secretBytes)
                 try PairingFile.write(secret, directory: cl.stateDirectory)
                 print(PairingFile.code(for: secret))
+                if isatty(1) == 1 { StandardError.write("give this code to the watch on its standard input: watch-node pair --state DIR\n") }
                 return 0
             case .subcommand("show", let screen):
                 let known = showOptions.svg ? PhoneApp.svgScreens + ["history"] : PhoneApp.screens

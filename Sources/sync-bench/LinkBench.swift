@@ -19,8 +19,11 @@ import Shared
 ///   (both ends). Each copy starts after `warmPageCache` (see there).
 /// - `userinfo_per_s`: 100,000 `transferUserInfo`, durable on both sides, from the call to
 ///   the last acknowledgement.
+/// - `seal_open_*`: what sealing costs with each cipher (`SealingBench`).
+///
+/// Every frame between the nodes is sealed (protocol 2): these are the figures with sealing on.
 let linkSuite = BenchSuite(name: "link") { quick in
-    // PEERLINK_BENCH_ONLY=rtt|userinfo|file runs one part (for profiling); figures of the others are 0.
+    // PEERLINK_BENCH_ONLY=rtt|userinfo|file|sealing runs one part (for profiling); figures of the others are 0.
     let only = ProcessInfo.processInfo.environment["PEERLINK_BENCH_ONLY"]
     func runs(_ part: String) -> Bool { only == nil || only == part }
     let rttRounds = quick ? 300 : 10_000
@@ -30,12 +33,16 @@ let linkSuite = BenchSuite(name: "link") { quick in
     let base = (ProcessInfo.processInfo.environment["PEERLINK_BENCH_DIR"] ?? NSTemporaryDirectory()) + "/peerlink-bench-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: base) }
     let secret = secureRandomBytes(PairingFile.secretBytes)
+    // PEERLINK_BENCH_CIPHER=ChaChaPoly|AESGCM seals with another cipher than the protocol's (to compare).
+    let cipher = ProcessInfo.processInfo.environment["PEERLINK_BENCH_CIPHER"].flatMap(AEADCipher.init(rawValue:))
+        ?? LinkConfig(role: .phone, pairingSecret: nil).cipher
     func start(_ role: DeviceRole, port: UInt16?) throws -> NodeProcessThread {
         let dir = base + "/" + role.rawValue
         try makeDirectories(dir)
         try PairingFile.write(secret, directory: dir)
         var o = NodeProcessOptions(role: role, stateDirectory: dir)
         o.virtualStartMs = 1_780_000_000_000
+        o.cipher = cipher
         o.seed = 1
         if let port { o.connect = SocketAddress(host: "127.0.0.1", port: port) } else { o.listen = SocketAddress(host: "127.0.0.1", port: 0) }
         return try NodeProcessThread(options: o) { LinkBenchApp() }
@@ -98,7 +105,10 @@ let linkSuite = BenchSuite(name: "link") { quick in
     rawMemMBps = try RawTCPBaseline.streamMBps(bytes: fileBytes)
     }
 
-    return [
+    var sealing: [String: PlistValue] = [:]
+    if runs("sealing") { sealing = try SealingBench.figures(quick: quick) }
+
+    return sealing.merging([
         "message_rtt_us": .double((messageRtt * 10).rounded() / 10),
         "raw_tcp_rtt_us": .double((rawRtt * 10).rounded() / 10),
         "message_rtt_ratio": .double((messageRtt / rawRtt * 100).rounded() / 100),
@@ -119,7 +129,8 @@ let linkSuite = BenchSuite(name: "link") { quick in
             "userinfo_ge_50000_per_s": .bool(Double(userInfos) / userInfoSeconds >= 50_000),
         ],
         "quick": .bool(quick),
-    ]
+        "cipher": .string(cipher.rawValue),
+    ]) { a, _ in a }
 }
 
 /// Writes and deletes a scratch file of `bytes` and syncs, so that the copy timed next

@@ -47,7 +47,8 @@ let usage = """
 
     sweep: runs FILE in sim mode once per seed with a random fault schedule (partitions, loss,
     duplication, reordering, latency, bandwidth, slicing, close-after, resets, kill/crash,
-    clock bumps/drift/freeze, corruption/rollback, damage to a partial file; which classes are on
+    clock bumps/drift/freeze, corruption/rollback, damage to a partial file, a relay flipping
+    bytes; which classes are on
     is drawn per seed),
     then clears the faults, restarts both nodes and checks convergence, that no acknowledged
     user-info transfer was lost or delivered twice, and that each node's clock and seq only
@@ -61,7 +62,7 @@ let usage = """
       --jobs J        threads (default 2)
       --classes LIST  only these fault classes (comma-separated): partition, lossy, latency,
                       bandwidth, slicing, close-after, resets, kills, clocks, corruption, rollback,
-                      damage-partial-file
+                      damage-partial-file, tamper
       --without LIST  all fault classes but these
       --no-shrink     do not shrink failing schedules
       --workload NAME mix a workload into every seed: seeded app actions on both devices

@@ -5,10 +5,10 @@ import Shared
 /// The timeline names each transfer frame after its transfer and marks a second send a retry.
 @Suite("Frame labels in timelines")
 struct FrameLabelerTests {
-    static func frame(_ kind: FrameKind, _ body: [UInt8]) -> [UInt8] { FrameEncoder.encode(Frame(kind, body)) }
+    static func frame(_ kind: FrameKind, _ body: [UInt8]) -> FrameSummary { FrameSummary(Frame(kind, body)) }
 
     @Test func transferFramesAreNamedAfterTheirTransfer() {
-        let cases: [([UInt8], String, Bool)] = [
+        let cases: [(FrameSummary, String, Bool)] = [
             (Self.frame(.userInfo, FrameBodies.encodeVarints(7, 6) + [0] + CanonicalEncoding.encode(["a": 1])), "userInfo u7", true),
             (Self.frame(.context, FrameBodies.encodeVarint(3) + CanonicalEncoding.encode([:])), "context v3", true),
             (Self.frame(.fileChunk, FrameBodies.encodeVarints(2, 262_144) + [1, 2, 3]), "fileChunk f2@262144", true),
@@ -16,12 +16,17 @@ struct FrameLabelerTests {
             (Self.frame(.message, FrameBodies.encodeVarint(12) + [0]), "message m12", false),
             (Self.frame(.ping, [0]), "ping", false),
             (Self.frame(.userInfoAck, []), "userInfoAck", false),
-            ([0x50, 0x4C], "bytes", false),
         ]
         for (bytes, label, isTransfer) in cases {
             let got = FrameLabeler.label(bytes)
             #expect(got.label == label && got.isTransfer == isTransfer, "\(got) for \(label)")
         }
+    }
+
+    @Test func aRelayNamesOnlyTheRecordType() {
+        #expect(FrameLabeler.label(record: RecordEncoder.encode(.sealed, [1, 2, 3])) == "sealed")
+        #expect(FrameLabeler.label(record: RecordEncoder.encode(.hello, [1])) == "hello")
+        #expect(FrameLabeler.label(record: [0x50, 0x4C]) == "bytes")
     }
 
     @Test func aTransferFrameSentAgainInTheSameDirectionIsARetry() {

@@ -57,15 +57,32 @@ struct LinkLivenessTests {
         #expect(a.suffix(4).allSatisfy { $0 >= 24_000 })
     }
 
-    @Test func successfulConnectionResetsTheBackoff() {
+    @Test func aConnectionThatStayedUpResetsTheBackoff() {
         var p = SessionPair()
         for _ in 0..<5 { p.watch.onConnectAttemptStarted(); p.watch.onConnectAttemptFailed(now: p.now) }
         #expect(p.watch.nextConnectAtMs! - p.now > 3_000)
         p.collect()
         p.connect()
         p.run()
+        for _ in 0..<Int(p.watch.config.stableConnectionMs / 1_000) { p.advance(1_000); p.run() }
+        #expect(p.watch.isConnected)
         p.disconnect()
         #expect(p.watch.nextConnectAtMs! - p.now <= 300)
+    }
+
+    /// A link broken right after every handshake (a relay that tampers with each connection)
+    /// is not retried at the first delay each time: the backoff goes on growing.
+    @Test func aConnectionDroppedSoonAfterItsHandshakeKeepsTheBackoffGrowing() {
+        var p = SessionPair()
+        var delays: [EpochMs] = []
+        for _ in 0..<6 {
+            p.connect()
+            p.run()
+            #expect(p.watch.isConnected)
+            p.disconnect()
+            delays.append(p.watch.nextConnectAtMs! - p.now)
+        }
+        #expect(delays.last! > 4 * delays.first!, "delays \(delays)")
     }
 
     @Test func watchSwitchMakesThePhoneSessionInactiveThenDeactivated() throws {

@@ -64,13 +64,14 @@ struct LinkSessionCoreTests {
     }
 
     @Test func wrongPairingSecretIsRefusedBeforeAnyPayload() throws {
-        var p = SessionPair(watchSecret: Array(repeating: 9, count: 16))
+        var p = SessionPair(watchSecret: Array(repeating: 9, count: 32))
         p.connect()
         p.run()
         #expect(!p.phone.isConnected)
         #expect(!p.watch.isConnected)
         #expect(p.closed.contains { $0.0 == .watch && $0.1.contains("pairing proof failed") })
-        #expect(p.watchLogs.contains { $0.contains("rejected connection") })
+        #expect(p.phoneLogs.contains { $0.contains("rejected connection 1: pairing proof failed: the peer does not hold our pairing secret") })
+        #expect(p.watchLogs.contains { $0.contains("peer refused connection 1: pairing proof failed") })
     }
 
     @Test func unpairedPhoneRefusesEveryPeer() {
@@ -83,7 +84,7 @@ struct LinkSessionCoreTests {
 
     @Test func channelFrameBeforeTheHandshakeClosesTheConnection() {
         var p = SessionPair()
-        p.phone.onConnectionOpened(p.connection, isInitiator: false, nonce: Array(repeating: 1, count: 16), now: p.now)
+        p.phone.onConnectionOpened(p.connection, isInitiator: false, ephemeralKey: Array(repeating: 1, count: 32), now: p.now)
         p.phone.onFrame(p.connection, Frame(.userInfo, [1, 0, 0, 0x09, 0]), now: p.now)
         p.collect()
         #expect(p.closed.contains { $0.0 == .phone && $0.1.contains("out of protocol order") })

@@ -25,7 +25,7 @@ struct SessionPair {
     /// Where the phone "app" moves received files in its callback (nil: it leaves them).
     var phoneKeepsFilesIn: String?
 
-    init(phoneSecret: [UInt8]? = Array(repeating: 7, count: 16), watchSecret: [UInt8]? = Array(repeating: 7, count: 16),
+    init(phoneSecret: [UInt8]? = Array(repeating: 7, count: 32), watchSecret: [UInt8]? = Array(repeating: 7, count: 32),
          configure: (inout LinkConfig) -> Void = { _ in }) {
         var pc = LinkConfig(role: .phone, pairingSecret: phoneSecret)
         var wc = LinkConfig(role: .watch, pairingSecret: watchSecret)
@@ -64,6 +64,7 @@ struct SessionPair {
         let files = role == .phone ? phoneFiles : watchFiles
         switch a {
         case .send(_, let f): wire.append((role.peer, f))
+        case .startSealing: break  // frames pass between the two sessions by hand, unsealed (the engine's wire seals)
         case .sendFileChunk(_, let n, let path, let offset, let count):
             var body = FrameBodies.FileChunk.header(number: n, offset: offset)
             body += (try? files.read(path, offset: offset, count: count)) ?? []
@@ -103,8 +104,8 @@ struct SessionPair {
 
     /// The watch connects to the phone.
     mutating func connect() {
-        phone.onConnectionOpened(connection, isInitiator: false, nonce: Array(repeating: 1, count: 16), now: now)
-        watch.onConnectionOpened(connection, isInitiator: true, nonce: Array(repeating: 2, count: 16), now: now)
+        phone.onConnectionOpened(connection, isInitiator: false, ephemeralKey: Array(repeating: 1, count: 32), now: now)
+        watch.onConnectionOpened(connection, isInitiator: true, ephemeralKey: Array(repeating: 2, count: 32), now: now)
         collect()
     }
 

@@ -32,7 +32,7 @@ final class RecoveryEnginePair {
     var now: EpochMs = 1_750_000_000_000
     var logs: [(DeviceRole, LogLevel, String)] = []
     let connection: ConnectionID = 1
-    static let secret = Array(repeating: UInt8(0x5A), count: 16)
+    static let secret = Array(repeating: UInt8(0x5A), count: 32)
 
     init(phoneStore: KeyValueStore) throws {
         phone = try Self.engine(.phone, store: phoneStore, now: now, incarnation: 11)
@@ -64,8 +64,8 @@ final class RecoveryEnginePair {
         guard let watch else { return }
         now += 10
         watch.connectStarted(now: now)
-        phone.connectionOpened(connection, isInitiator: false, nonce: Array(repeating: 1, count: 16), now: now)
-        watch.connectionOpened(connection, isInitiator: true, nonce: Array(repeating: 2, count: 16), now: now)
+        phone.connectionOpened(connection, isInitiator: false, ephemeralKey: Array(repeating: 1, count: 32), now: now)
+        watch.connectionOpened(connection, isInitiator: true, ephemeralKey: Array(repeating: 2, count: 32), now: now)
         pump()
     }
 
@@ -99,7 +99,7 @@ final class RecoveryEnginePair {
         var sends: [[UInt8]] = []
         for o in e.drainOutput() {
             switch o {
-            case .send(_, let bytes): sends.append(bytes)
+            case .send(_, let bytes, _): sends.append(bytes)
             case .log(let level, let message): logs.append((role, level, message))
             case .fatal(let m): Issue.record("\(role) fatal: \(m)")
             case .close: break

@@ -82,7 +82,7 @@ typealias TestNetwork = SimulatedNetwork<RecorderApp, RecorderApp>
 
 /// A paired phone and watch on the simulated network.
 func makeNetwork(seed: UInt64, configure: (inout LinkConfig) -> Void = { _ in }, keepFiles: Bool = false) throws -> TestNetwork {
-    let secret = Array(repeating: UInt8(5), count: 16)
+    let secret = Array(repeating: UInt8(5), count: 32)
     var pc = LinkConfig(role: .phone, pairingSecret: secret)
     var wc = LinkConfig(role: .watch, pairingSecret: secret)
     configure(&pc)

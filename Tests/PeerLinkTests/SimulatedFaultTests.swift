@@ -58,16 +58,29 @@ struct SimulatedFaultTests {
 
 @Suite("Pairing files and codes")
 struct PairingTests {
-    @Test func codeRoundTripsAndBadCodesAreRefused() throws {
-        let secret: [UInt8] = Array(0..<16)
+    @Test func codeCarriesThe32ByteSecretWithCheckDigitsAndBadCodesAreRefused() throws {
+        let secret: [UInt8] = Array(0..<32)
         let code = PairingFile.code(for: secret)
-        #expect(code == "0001-0203-0405-0607-0809-0a0b-0c0d-0e0f")
+        #expect(code.filter { $0 != "-" }.count == 68)
+        #expect(code.hasPrefix("0001-0203-0405-0607-0809-0a0b-0c0d-0e0f-1011-1213-1415-1617-1819-1a1b-1c1d-1e1f-"))
+        #expect(code.hasSuffix("-" + hexString(SHA256.hash(secret).prefix(2))))
         #expect(PairingFile.secret(fromCode: code) == secret)
         #expect(PairingFile.secret(fromCode: code.uppercased().replacingOccurrences(of: "-", with: " ")) == secret)
         #expect(PairingFile.secret(fromCode: "1234") == nil)
-        #expect(PairingFile.secret(fromCode: String(repeating: "g", count: 32)) == nil)
-        let cl = try NodeCommandLine(arguments: ["--pair", code], role: .watch, subcommands: [])
-        #expect(cl.pairCode == code)
-        #expect(throws: UsageError.self) { try NodeCommandLine(arguments: ["--pair", "nope"], role: .watch, subcommands: []) }
+        #expect(PairingFile.secret(fromCode: String(repeating: "g", count: 68)) == nil)
+        // One digit mistyped: the check digits catch it.
+        var typo = Array(code)
+        typo[0] = typo[0] == "0" ? "1" : "0"
+        guard case .failure(let e) = PairingFile.parse(code: String(typo)) else { Issue.record("a mistyped code was taken"); return }
+        #expect(e.description.contains("mistyped"))
+        // The old 16-byte codes are not codes any more.
+        #expect(PairingFile.secret(fromCode: "0001-0203-0405-0607-0809-0a0b-0c0d-0e0f") == nil)
+    }
+
+    @Test func aCodeIsNeverACommandLineArgument() throws {
+        let code = PairingFile.code(for: Array(0..<32))
+        #expect(throws: UsageError.self) { try NodeCommandLine(arguments: ["--pair", code], role: .watch, subcommands: []) }
+        let cl = try NodeCommandLine(arguments: ["--pair-file", "/tmp/code"], role: .watch, subcommands: ["pair"])
+        #expect(cl.pairFile == "/tmp/code")
     }
 }

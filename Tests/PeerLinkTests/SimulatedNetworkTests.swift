@@ -97,14 +97,15 @@ struct SimulatedNetworkTests {
         net.command(.watch, "send 50")
         let garbage: [[UInt8]] = [
             Array("GET / HTTP/1.1\r\n\r\n".utf8),  // bad magic
-            [0x50, 0x4C, 1, 0xEE, 0, 0, 0, 0],  // unknown kind
-            [0x50, 0x4C, 1, FrameKind.ping.rawValue, 0x7F, 0, 0, 0],  // bad length
-            FrameEncoder.encode(Frame(.userInfo, [1, 0, 0, 9, 0])),  // out of protocol order
+            [0x50, 0x4C, 1, 0x01, 0, 0, 0, 0],  // protocol 1
+            [0x50, 0x4C, 2, 0xEE, 0, 0],  // unknown record type
+            [0x50, 0x4C, 2, RecordType.hello.rawValue, 0xFF, 0xFF],  // a hello announcing 65,535 bytes
+            RecordEncoder.encode(.sealed, [UInt8](repeating: 0, count: 40)),  // sealed before any key: out of protocol order
         ]
         let ids = garbage.map { net.injectConnection(bytes: $0) }
         #expect(net.runUntilQuiet(maxMs: 30_000))
         #expect(ids.allSatisfy { !net.isRawConnectionOpen($0) })
-        for reason in ["bad magic", "unknown frame kind", "over the limit", "out of protocol order"] {
+        for reason in ["bad magic", "unsupported protocol version 1", "unknown record type", "over the limit", "out of protocol order"] {
             #expect(net.logs.contains { $0.contains("phone warning") && $0.contains(reason) }, "no log for \(reason)")
         }
         #expect(RecorderApp.received(net.phone.ctx).count == 50)

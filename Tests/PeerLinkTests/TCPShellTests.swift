@@ -10,11 +10,11 @@ import Shared
 /// `NodeProcess` with a virtual clock, driven through control pipes.
 @Suite("TCP shell over loopback", .serialized)
 struct TCPShellTests {
-    static let secret: [UInt8] = Array(1...16)
+    static let secret: [UInt8] = Array(1...32)
 
     static func tempDir(_ name: String) -> String {
         let dir = NSTemporaryDirectory() + "peerlink-tcp-\(name)-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        try? makeDirectories(dir)
+        try? makePrivateDirectory(dir)
         return dir
     }
 
@@ -104,23 +104,24 @@ struct TCPShellTests {
             let port = phone.listeningPort!
             let cases: [(String, [UInt8])] = [
                 ("bad magic", Array("GET / HTTP/1.1\r\n\r\n".utf8)),
-                ("unknown frame kind", [0x50, 0x4C, 1, 0xEE, 0, 0, 0, 0]),
-                ("over the limit", [0x50, 0x4C, 1, FrameKind.ping.rawValue, 0x7F, 0xFF, 0xFF, 0xFF]),
-                ("out of protocol order", FrameEncoder.encode(Frame(.userInfo, [1, 0, 0, 9, 0]))),
-                ("malformed hello", FrameEncoder.encode(Frame(.hello, [1, 2, 3]))),
+                ("unsupported protocol version 1", [0x50, 0x4C, 1, 0x01, 0, 0, 0, 0x31]),
+                ("unknown record type", [0x50, 0x4C, 2, 0xEE, 0, 0]),
+                ("over the limit", [0x50, 0x4C, 2, RecordType.hello.rawValue, 0xFF, 0xFF]),
+                ("out of protocol order", RecordEncoder.encode(.sealed, [UInt8](repeating: 1, count: 40))),
+                ("malformed hello", RecordEncoder.encode(.hello, [1, 2, 3])),
             ]
             for (reason, bytes) in cases {
                 let r = try Self.rawExchange(port: port, send: bytes)
                 #expect(r.closed, "the phone kept a \(reason) connection open")
             }
             // A truncated frame: the client sends half a header and hangs up.
-            #expect(try Self.rawExchange(port: port, send: [0x50, 0x4C, 1], thenHangUp: true).closed)
+            #expect(try Self.rawExchange(port: port, send: [0x50, 0x4C, 2], thenHangUp: true).closed)
             #expect(try watch.call("send 100").ok)
             _ = try phone.waitFor("query received") { $0 == .int(200) }
             _ = try watch.waitFor("query outstanding") { $0 == .int(0) }
             let log = Self.log(pd)
             for (reason, _) in cases { #expect(log.contains(reason), "no logged reason '\(reason)'") }
-            #expect(log.contains("middle of a frame"))
+            #expect(log.contains("middle of a record"))
             #expect(try phone.call("query link reachable").value == .bool(true))
         }
     }
@@ -132,36 +133,32 @@ struct TCPShellTests {
         defer { phone.stop() }
         #expect(try phone.call("ctx secret-goal 12000").ok)
         #expect(try phone.call("send 3").ok)
-        // A stranger that answers the challenge with a made-up proof.
-        var w = ByteWriter()
-        w.writeByte(1); w.writeBytes([UInt8](repeating: 3, count: 16))
-        var auth = ByteWriter()
-        auth.writeBytes([UInt8](repeating: 0, count: 32 + 16)); auth.writeBytes([0, 0, 0, 0, 0])
-        let raw = try Self.rawExchange(port: phone.listeningPort!, send: FrameEncoder.encode(Frame(.hello, w.bytes)) + FrameEncoder.encode(Frame(.auth, auth.bytes)))
+        // A stranger that tries the handshake with a made-up secret, then sends a made-up sealed record.
+        let attempt = LinkSession.strangerAttempt(ephemeralKey: [UInt8](repeating: 3, count: 32), wrongSecret: [UInt8](repeating: 4, count: 32))
+        let raw = try Self.rawExchange(port: phone.listeningPort!, send: attempt)
         #expect(raw.closed)
-        var d = FrameDecoder()
+        var d = RecordDecoder()
         d.feed(raw.received)
-        var kinds: [FrameKind] = []
-        while let f = try d.next() { kinds.append(f.kind) }
-        #expect(kinds == [.helloReply, .reject], "the stranger saw only the challenge and the refusal")
+        var types: [RecordType] = []
+        while let r = try d.next() { types.append(r.type) }
+        #expect(types == [.reject], "the stranger saw only the refusal")
         _ = try phone.waitFor("query link connectionsRejected") { ($0.intValue ?? 0) >= 1 }
         // A watch with another pairing secret.
-        let stranger = try Self.start(.watch, dir: wd, secret: Array(repeating: 9, count: 16), connect: phone.listeningPort)
-        _ = try stranger.waitFor("query link connectionsRejected") { ($0.intValue ?? 0) >= 1 }
+        let stranger = try Self.start(.watch, dir: wd, secret: Array(repeating: 9, count: 32), connect: phone.listeningPort)
+        _ = try stranger.waitFor("query link refusedByPeer") { ($0.intValue ?? 0) >= 1 }
         #expect(try stranger.call("query received").value == .int(0))
         #expect(try stranger.call("query context").value == .dictionary([:]))
         #expect(try stranger.call("query link connected").value == .bool(false))
         stranger.stop()
+        // An unpaired watch does not dial at all.
         let unpaired = try Self.start(.watch, dir: ud, secret: nil, connect: phone.listeningPort)
-        _ = try unpaired.waitFor("query link connectionsRejected") { ($0.intValue ?? 0) >= 1 }
-        #expect(try unpaired.call("query received").value == .int(0))
+        #expect(try unpaired.call("query link connected").value == .bool(false))
         unpaired.stop()
         let phoneLog = Self.log(pd)
-        #expect(phoneLog.contains("pairing proof failed: wrong pairing secret"))
-        #expect(phoneLog.contains("refused connection") && phoneLog.contains("does not hold our pairing secret"))
-        #expect(phoneLog.contains("this watch is not paired"))
-        #expect(Self.log(wd).contains("pairing proof failed"))
+        #expect(phoneLog.contains("pairing proof failed: the peer does not hold our pairing secret"))
+        #expect(Self.log(wd).contains("peer refused connection") && Self.log(wd).contains("pairing proof failed"))
         #expect(Self.log(ud).contains("not paired"))
+        #expect(!Self.log(ud).contains("connection 1 opened"), "an unpaired watch dialled the phone")
     }
 }
 

@@ -111,7 +111,7 @@ struct StubWatchApp: NodeApp {
 /// The phone harness and a stub watch linked back to back: bytes each engine sends are fed to
 /// the other until both are quiet. Time does not move while linked (no heartbeats needed).
 final class LinkedNodes {
-    static let secret: [UInt8] = Array(repeating: 9, count: 16)
+    static let secret: [UInt8] = Array(repeating: 9, count: 32)
     let phone: PhoneHarness
     let watchStore = MemoryStore()
     let watch: NodeEngine<StubWatchApp>
@@ -131,9 +131,9 @@ final class LinkedNodes {
     func connect() {
         connection += 1
         isLinked = true
-        phone.engine.connectionOpened(connection, isInitiator: false, nonce: Array(repeating: 1, count: 16), now: phone.now)
+        phone.engine.connectionOpened(connection, isInitiator: false, ephemeralKey: Array(repeating: 1, count: 32), now: phone.now)
         phone.drain()
-        watch.connectionOpened(connection, isInitiator: true, nonce: Array(repeating: 2, count: 16), now: phone.now)
+        watch.connectionOpened(connection, isInitiator: true, ephemeralKey: Array(repeating: 2, count: 32), now: phone.now)
         takeWatchOutput()
         pump()
     }
@@ -190,7 +190,7 @@ final class LinkedNodes {
 
     private func takeWatchOutput() {
         for o in watch.drainOutput() {
-            if case .send(_, let bytes) = o, isLinked { watchSent.append(bytes) }
+            if case .send(_, let bytes, _) = o, isLinked { watchSent.append(bytes) }
         }
     }
 

@@ -55,7 +55,7 @@ final class PhoneHarness {
         for o in engine.drainOutput() {
             switch o {
             case .log(let level, let message): logs.append((level, message))
-            case .send(let id, let bytes): sent.append((id, bytes))
+            case .send(let id, let bytes, _): sent.append((id, bytes))
             case .close, .fatal: break
             }
         }

@@ -15,7 +15,7 @@ struct HandConnectivityTests {
 
     /// Both apps, paired and quiet, in `language`.
     static func makeNetwork(language: AppLanguage = .en) throws -> AppNetwork {
-        let secret = [UInt8](repeating: 5, count: 16)
+        let secret = [UInt8](repeating: 5, count: LinkConfig.pairingSecretBytes)
         let tokyo = try #require(LocalCalendar(identifier: "Asia/Tokyo"))
         let net = try AppNetwork(
             seed: 3, startMs: start,

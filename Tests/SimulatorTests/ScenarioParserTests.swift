@@ -100,7 +100,7 @@ struct ScenarioParserTests {
             "bad.scenario:2:13: error: bad period '5x' (a duration like 250ms, 5s, 10m, 1h30m)",
             "bad.scenario:3:20: error: bad length '1q' (a duration like 30s, 10m, 1h30m)",
             "bad.scenario:4:7: error: unknown action 'wach' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, damage-partial-file, stranger or every)",
-            "bad.scenario:5:7: error: unknown link fault 'flap' (down, up, reset, clear, latency, bandwidth, loss, duplicate, reorder, slice, close-after)",
+            "bad.scenario:5:7: error: unknown link fault 'flap' (down, up, reset, clear, latency, bandwidth, loss, duplicate, reorder, tamper, slice, close-after)",
         ])
         // Steps before a missing start: said once, not once per step.
         #expect(Self.error("07:00 watch hr 1\n07:01 watch hr 2\n").split(separator: "\n") == [

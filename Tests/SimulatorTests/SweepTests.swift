@@ -100,6 +100,36 @@ struct SweepTests {
         }
     }
 
+    /// The `tamper` class is drawn from a generator of its own: a seed's other faults are the
+    /// ones it had before the class existed, with or without it.
+    @Test func theTamperClassLeavesTheRestOfEachSeedsScheduleAsItWas() throws {
+        var seedsWithTamper = 0
+        for seed in UInt64(1)...100 {
+            let all = FaultSchedule.random(seed: seed, spanMs: 3_600_000)
+            let without = FaultSchedule.random(seed: seed, spanMs: 3_600_000, allowing: Set(FaultClass.allCases).subtracting([.tamper]))
+            #expect(without.faults == all.faults.filter { $0.kind.faultClass != .tamper }, "seed \(seed)")
+            let tampers = all.faults.filter { $0.kind.faultClass == .tamper }
+            if !tampers.isEmpty { seedsWithTamper += 1 }
+            #expect(tampers.allSatisfy { if case .link(.tamper(let p)) = $0.kind { p >= 1 && p <= 20 && $0.forMs != nil } else { false } })
+        }
+        #expect(seedsWithTamper > 20 && seedsWithTamper < 60, "\(seedsWithTamper) of 100 seeds")
+        #expect(try FaultSchedule.parse("@1m link tamper 5% for 2m").faults == [ScheduledFault(atMs: 60_000, kind: .link(.tamper(5)), forMs: 120_000)])
+    }
+
+    /// A relay flipping bytes on the link, alone: every seed recovers, converges, and loses
+    /// or repeats no acknowledged user info.
+    @Test func tamperingAloneBreaksNoInvariant() throws {
+        let scenario = try SimTest.scenario(Self.shortRun)
+        var options = SweepOptions()
+        options.classes = [.tamper]
+        let seeds = SeedSweep.seeds(from: 1, count: 40).filter { !FaultSchedule.random(seed: $0, spanMs: scenario.endMs - scenario.startMs, allowing: [.tamper]).faults.isEmpty }
+        #expect(seeds.count >= 8)
+        let outcomes = SweepSession(scenario: scenario, seeds: seeds, options: options, jobs: 2).run()
+        for o in outcomes {
+            #expect(o.passed, "\(SweepSession.failureText(o, file: "test.scenario", classes: options.classes))")
+        }
+    }
+
     @Test func theRecoveryRestartsEveryNodeAndConverges() throws {
         let scenario = try SimTest.scenario(Self.shortRun)
         let faults = try FaultSchedule.parse("@10s kill watch for 1h; @20s link down for 2h; @30s clock phone freeze for 3h")

@@ -110,6 +110,10 @@ struct CommandLineTests {
         defer { removeTree(dir) }
         // A port nobody listens on: bind one, close it, use its number.
         let port = try Self.unusedLoopbackPort()
+        // Paired (through standard input): an unpaired watch does not dial at all.
+        let paired = try ToolRun.run("watch-node", ["pair", "--state", dir + "/watch"],
+                                     input: [PairingFile.code(for: secureRandomBytes(PairingFile.secretBytes))])
+        #expect(paired.status == 0, "\(paired.stderr)")
         let watch = try ChildProcess(name: "watch", path: executableDirectory() + "/watch-node",
                                      arguments: ["--state", dir + "/watch", "--connect", "127.0.0.1:\(port)", "--locale", "en"],
                                      stderrPath: dir + "/watch.err")

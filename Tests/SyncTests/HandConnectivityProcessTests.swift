@@ -27,6 +27,11 @@ struct HandConnectivityProcessTests {
         let pair = try ChildProcess(name: "pair", path: bin + "/phone-node", arguments: ["pair", "--state", dir + "/phone"],
                                     stderrPath: dir + "/pair.err")
         let code = try #require(pair.readLine(timeoutMs: 15_000))
+        // The watch takes the code on its standard input (never as an argument).
+        let take = try ChildProcess(name: "take", path: bin + "/watch-node", arguments: ["pair", "--state", dir + "/watch"],
+                                    stderrPath: dir + "/take.err")
+        try take.send(code)
+        #expect(take.waitForExit(timeoutMs: 15_000) == 0, "watch-node pair failed")
         let phone = try ChildProcess(name: "phone", path: bin + "/phone-node",
                                      arguments: ["--state", dir + "/phone", "--listen", "127.0.0.1:0", "--locale", "en"],
                                      stderrPath: dir + "/phone.err")
@@ -34,7 +39,7 @@ struct HandConnectivityProcessTests {
         let listening = try #require(Self.waitForLine(phone) { $0.hasPrefix("! listening ") }.line)
         let port = try #require(listening.split(separator: ":").last.map(String.init))
         let watch = try ChildProcess(name: "watch", path: bin + "/watch-node",
-                                     arguments: ["--state", dir + "/watch", "--connect", "127.0.0.1:\(port)", "--pair", code, "--locale", "en"],
+                                     arguments: ["--state", dir + "/watch", "--connect", "127.0.0.1:\(port)", "--locale", "en"],
                                      stderrPath: dir + "/watch.err")
         defer { watch.terminate() }
         // Wait for the watch to be reachable from the phone (the event, with a deadline).

@@ -13,10 +13,10 @@ import Simulator
 /// A failing seed's message has its faults (and operations), the shrunk ones and the commands
 /// that replay it.
 ///
-/// 4,400 runs (44 scenarios × 100 seeds). A workload seed costs about 1.5 plain ones (its
+/// 4,500 runs (45 scenarios × 100 seeds). A workload seed costs about 1.5 plain ones (its
 /// operations, the model's queries, a span of at least 20 min), so these cost about what
-/// main's 200 plain seeds of 38 scenarios did (the suite's time stays where it was); the
-/// libraries are optimized even in debug builds (see Package.swift).
+/// 200 plain seeds of 38 scenarios did; the libraries are optimized even in debug builds
+/// (see Package.swift).
 @Suite("CI sweep of the scenario library")
 struct SweepCITests {
     /// Seeds per scenario with its workload, and seeds with its `expect always` expectations.

@@ -11,7 +11,7 @@ let tokyo = LocalCalendar(identifier: "Asia/Tokyo")!
 /// 2026-06-01T07:00:00+09:00.
 let morning: EpochMs = 1_780_264_800_000
 /// The pairing secret both test engines share.
-let testSecret = [UInt8](repeating: 7, count: 16)
+let testSecret = [UInt8](repeating: 7, count: 32)
 let second: EpochMs = 1_000
 
 /// A watch engine over `store` (a fresh one, or the same one again after a simulated crash).
@@ -64,8 +64,8 @@ final class EnginePair {
     func connect() {
         connection += 1
         isUp = true
-        phone.connectionOpened(connection, isInitiator: false, nonce: [UInt8](repeating: 1, count: 16), now: now)
-        watch.connectionOpened(connection, isInitiator: true, nonce: [UInt8](repeating: 2, count: 16), now: now)
+        phone.connectionOpened(connection, isInitiator: false, ephemeralKey: [UInt8](repeating: 1, count: 32), now: now)
+        watch.connectionOpened(connection, isInitiator: true, ephemeralKey: [UInt8](repeating: 2, count: 32), now: now)
         pump()
     }
 
@@ -90,7 +90,7 @@ final class EnginePair {
 
     private func handle(_ output: NodeOutput, toWatch: Bool) {
         switch output {
-        case .send(let id, let bytes):
+        case .send(let id, let bytes, _):
             guard isUp, id == connection else { return }
             if toWatch { watch.received(id, bytes[...], now: now) } else { phone.received(id, bytes[...], now: now) }
         case .close:

@@ -21,7 +21,8 @@ public struct NodeCommandLine: Sendable {
     public var stateDirectory: String
     public var listen: String?
     public var connect: String?
-    public var pairCode: String?
+    /// `--pair-file FILE` (watch): the file holding the pairing code `phone-node pair` printed.
+    public var pairFile: String?
     /// `--virtual-clock START`: an ISO date-time (`2026-06-01T07:00:00Z`) or epoch ms.
     public var virtualStartMs: EpochMs?
     public var timeZone = "Asia/Tokyo"
@@ -48,7 +49,9 @@ public struct NodeCommandLine: Sendable {
             case "--state": stateDirectory = try value(a)
             case "--listen" where role == .phone: listen = try value(a)
             case "--connect" where role == .watch: connect = try value(a)
-            case "--pair" where role == .watch: pairCode = try value(a)
+            case "--pair" where role == .watch:
+                throw UsageError("--pair CODE is gone: a code on the command line can be read by every local user; give it on standard input to `watch-node pair --state DIR`, or in a file with --pair-file FILE")
+            case "--pair-file" where role == .watch: pairFile = try value(a)
             case "--virtual-clock":
                 let v = try value(a)
                 guard let ms = Self.parseInstant(v) else { throw UsageError("--virtual-clock takes an ISO date-time like 2026-06-01T07:00:00Z or epoch milliseconds, not '\(v)'") }
@@ -89,7 +92,6 @@ public struct NodeCommandLine: Sendable {
             }
         }
         if let c = connect, SocketAddress(parsing: c) == nil { throw UsageError("--connect takes HOST:PORT, not '\(c)'") }
-        if let p = pairCode, PairingFile.secret(fromCode: p) == nil { throw UsageError("--pair takes the 32-hex-digit code printed by `phone-node pair`") }
     }
 
     /// Epoch ms from `2026-06-01T07:00:00Z`, `…+09:00`, or a plain integer.

@@ -70,6 +70,7 @@ extension NodeEngine {
             "userInfoDelivered": .int(Int64(s.stats.userInfoDelivered)),
             "duplicatesDropped": .int(Int64(s.stats.userInfoDuplicatesDropped)),
             "retransmits": .int(Int64(s.stats.retransmits)), "connectionsRejected": .int(Int64(s.stats.connectionsRejected)),
+            "refusedByPeer": .int(Int64(s.stats.refusedByPeer)), "tamperingDetected": .int(Int64(s.stats.tamperingDetected)),
         ]
     }
 

@@ -1,9 +1,16 @@
 import Shared
 
+/// A connection's wire, held by reference in the engine's table.
+final class WireBox {
+    var wire = ConnectionWire()
+}
+
 /// What the engine asks its transport shell to do.
 public enum NodeOutput: Sendable, Equatable {
-    /// Write these bytes to the connection.
-    case send(ConnectionID, [UInt8])
+    /// Write these bytes to the connection: one frame's records. The summary says what the
+    /// frame was (for the simulator's timeline; the bytes are sealed), when the engine was
+    /// asked for summaries (`summarizesFrames`).
+    case send(ConnectionID, [UInt8], FrameSummary?)
     /// Close the connection (after writing what is queued).
     case close(ConnectionID, reason: String)
     /// A log line for the node's log.
@@ -29,7 +36,12 @@ public final class NodeEngine<App: NodeApp> {
     public private(set) var app: App
     public internal(set) var ctx: NodeContext
     let store: KeyValueStore
-    private var decoders: [ConnectionID: FrameDecoder] = [:]
+    /// Each open connection's records: decoder, sealed channel, counts. Boxed, so that a
+    /// record's work reaches the wire by reference (a wire in the table itself was found,
+    /// checked for uniqueness and written back at every access).
+    var wires: [ConnectionID: WireBox] = [:]
+    /// True: every `.send` carries a `FrameSummary` (the simulator's timeline).
+    public var summarizesFrames = false
     private var output: [NodeOutput] = []
     var heldSends: [NodeOutput] = []
     /// The node's files: what `transferFile` reads, where received files land.
@@ -45,9 +57,11 @@ public final class NodeEngine<App: NodeApp> {
     public var wallOffsetMs: Int64 = 0
     /// The latest monotonic reading given to the engine.
     public private(set) var monoNow: EpochMs
-    /// Frames sent and received on each open connection (handshake included): the
+    /// Records sent and received on each open connection (handshake included): the
     /// conductor compares these with its proxy's counts.
-    public internal(set) var connectionFrames: [ConnectionID: (sent: Int, received: Int)] = [:]
+    public var connectionFrames: [ConnectionID: (sent: Int, received: Int)] {
+        wires.mapValues { ($0.wire.recordsSent, $0.wire.recordsReceived) }
+    }
     /// Bytes received and sent over all connections.
     public private(set) var bytesIn = 0
     public private(set) var bytesOut = 0
@@ -96,6 +110,7 @@ public final class NodeEngine<App: NodeApp> {
             ctx.session.metaDirty = true
         }
         ctx.session.onClock(now: now)
+        removeAbandonedPartialFiles()
         ctx.session.activate()
         self.app.onLaunch(&ctx)
         ctx.launchedAfterStoreReset = false
@@ -110,27 +125,26 @@ public final class NodeEngine<App: NodeApp> {
         return output
     }
 
-    /// A transport connection opened (`nonce`: 16 random bytes from the shell).
-    public func connectionOpened(_ id: ConnectionID, isInitiator: Bool, nonce: [UInt8], now: EpochMs) {
+    /// A transport connection opened. `ephemeralKey`: 32 random bytes from the shell (its
+    /// secure generator; the simulator's seeded one), this side's Noise ephemeral private key.
+    public func connectionOpened(_ id: ConnectionID, isInitiator: Bool, ephemeralKey: [UInt8], now: EpochMs) {
         setNow(now)
-        decoders[id] = FrameDecoder()
-        connectionFrames[id] = (0, 0)
-        ctx.session.onConnectionOpened(id, isInitiator: isInitiator, nonce: nonce, now: now)
+        wires[id] = WireBox()
+        ctx.session.onConnectionOpened(id, isInitiator: isInitiator, ephemeralKey: ephemeralKey, now: now)
         finish()
     }
 
-    /// Bytes arrived on a connection.
+    /// Bytes arrived on a connection. Each record is opened before anything of it reaches
+    /// the session: one that fails closes the connection, and nothing of its frame is used.
     public func received(_ id: ConnectionID, _ bytes: ArraySlice<UInt8>, now: EpochMs) {
         setNow(now)
         bytesIn += bytes.count
         ctx.session.onBytesReceived(id, now: now)
-        // Taken out of the table while it works, so its buffer is not copied on write.
-        guard var d = decoders.removeValue(forKey: id) else { return }
-        d.feed(bytes)
+        guard let box = wires[id], ctx.session.isConnectionOpen(id) else { return }  // refused or replaced: its bytes are ignored
+        box.wire.feed(bytes, now: now)
         while true {
             do {
-                guard let frame = try d.next() else { break }
-                connectionFrames[id]?.received += 1
+                guard let frame = try box.wire.nextFrame(limits: ctx.session.recordLimits(for: id), now: now) else { break }
                 ctx.session.onFrame(id, frame, now: now)
                 pump()
             } catch {
@@ -138,7 +152,10 @@ public final class NodeEngine<App: NodeApp> {
                 break
             }
         }
-        decoders[id] = d
+        if wires[id] === box {
+            ctx.session.onFrameProgress(id, startedMs: box.wire.frameStartedMs, bytesExpected: box.wire.frameBytesExpected,
+                                        bufferedBytes: box.wire.decoder.bufferedByteCount + (box.wire.channel?.partialFrameBytes ?? 0), now: now)
+        }
         ctx.session.endOfInput(now: now)
         finish()
     }
@@ -146,9 +163,10 @@ public final class NodeEngine<App: NodeApp> {
     /// The connection closed (peer, error, or our own `.close`).
     public func connectionClosed(_ id: ConnectionID, now: EpochMs) {
         setNow(now)
-        connectionFrames[id] = nil
-        if var d = decoders.removeValue(forKey: id) {
-            do { try d.finish() } catch { ctx.log(.warning, "connection \(id): \(error)") }
+        if let box = wires.removeValue(forKey: id) {
+            do { try box.wire.decoder.finish() } catch {
+                if case .truncated = error { ctx.session.onConnectionTruncated(id, reason: error.description, now: now) }
+            }
         }
         ctx.session.onConnectionClosed(id, now: now)
         finish()
@@ -271,8 +289,10 @@ public final class NodeEngine<App: NodeApp> {
             for action in actions {
                 switch action {
                 case .send(let id, let frame):
-                    connectionFrames[id]?.sent += 1
-                    heldSends.append(.send(id, FrameEncoder.encode(frame)))
+                    guard let box = wires[id] else { continue }  // closed meanwhile
+                    heldSends.append(.send(id, box.wire.encode(frame), summarizesFrames ? FrameSummary(frame) : nil))
+                case .startSealing(let id, let keys):
+                    wires[id]?.wire.startSealing(keys, rekeyAfterBytes: ctx.session.config.rekeyAfterBytes)
                 case .close(let id, let reason):
                     heldSends.append(.close(id, reason: reason))
                 case .persist(let b):
@@ -315,6 +335,9 @@ public final class NodeEngine<App: NodeApp> {
         case .linkDidChange(up: false):
             // A delta in flight stays in the outbox and is delivered on reconnect.
             break
+        case .linkDidChange(up: true):
+            // The handshake may have dropped the incoming file of an earlier peer store.
+            removeAbandonedPartialFiles()
         case .didReceiveFile:
             // The app's file moves happen before the inbox is cleaned after its callback.
             app.onLinkEvent(event, &ctx)
@@ -382,7 +405,7 @@ public final class NodeEngine<App: NodeApp> {
         keepNotices()
         if failed == nil {
             for s in heldSends {
-                if case .send(_, let bytes) = s { bytesOut += bytes.count }
+                if case .send(_, let bytes, _) = s { bytesOut += bytes.count }
                 output.append(s)
             }
         }

@@ -7,33 +7,47 @@ extension NodeEngine {
     /// Reads a chunk of a file being sent and queues its frame.
     func sendFileChunk(_ id: ConnectionID, number: UInt64, path: String, offset: Int64, count: Int) {
         do {
+            guard let box = wires[id] else { return }  // closed meanwhile
             let header = FrameBodies.FileChunk.header(number: number, offset: offset)
-            let contentStart = FrameHeader.size + header.count
-            // Built in place: the content is read straight into the frame (nothing zeroed or copied).
-            let out = try [UInt8](unsafeUninitializedCapacity: contentStart + count) { buffer, initialized in
-                var prefix = [UInt8]()
-                prefix.reserveCapacity(contentStart)
-                FrameEncoder.appendHeader(kind: .fileChunk, bodyCount: header.count + count, to: &prefix)
-                prefix.append(contentsOf: header)
-                _ = buffer.initialize(fromContentsOf: prefix)
-                initialized = contentStart
-                initialized += try files.read(path, offset: offset, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[contentStart...])))
-            }
-            guard out.count == contentStart + count else { throw FileStorageError("\(path) is shorter than when it was queued") }
             // The sender's running hash: chunks go out in order (a resend is already hashed).
             let key = Self.sendHashKey(number)
             let h = fileHashes[key] ?? IncrementalHash()
             if h.byteCount < offset { try hashFile(path, into: h, upTo: offset) }
-            if h.byteCount == offset { h.update(out[contentStart...]) }
+            let hashes = h.byteCount == offset
+            // Built in place: the content is read from the file straight into its sealed records
+            // and encrypted there (nothing zeroed or copied).
+            let sealed = try box.wire.sealInPlace(.fileChunk, bodyBytes: header.count + count) { body, buffer in
+                var into = buffer
+                if body.lowerBound < header.count {
+                    let n = header.count - body.lowerBound
+                    header.withUnsafeBytes { into.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[body.lowerBound...])) }
+                    into = UnsafeMutableRawBufferPointer(rebasing: into[n...])
+                }
+                let contentOffset = max(0, body.lowerBound - header.count)
+                let got = try files.read(path, offset: offset + Int64(contentOffset), into: into)
+                guard got == into.count else { throw FileStorageError("\(path) is shorter than when it was queued") }
+                if hashes { h.update(UnsafeRawBufferPointer(into)) }
+            }
             fileHashes[key] = h
-            connectionFrames[id]?.sent += 1
-            heldSends.append(.send(id, out))
+            heldSends.append(.send(id, sealed, summarizesFrames ? FrameSummary(kind: .fileChunk, first: number, second: UInt64(offset)) : nil))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
         }
     }
 
     static func sendHashKey(_ number: UInt64) -> String { "\u{0}send/\(number)" }
+
+    /// Deletes the inbox's partial files that no transfer can resume (left by a transfer of
+    /// an earlier peer store, or by a store that lost the record of its incoming file).
+    func removeAbandonedPartialFiles() {
+        let abandoned = ctx.session.abandonedPartialFiles(among: files.names(in: LinkSession.inboxDirectory))
+        guard !abandoned.isEmpty else { return }
+        for p in abandoned {
+            fileHashes[p] = nil
+            files.remove(p)
+        }
+        ctx.log(.info, "removed \(abandoned.count) partial file\(abandoned.count == 1 ? "" : "s") no transfer can resume: \(abandoned.joined(separator: ", "))")
+    }
 
     /// Appends the file's bytes from what `h` covered up to `end` to the hash.
     func hashFile(_ path: String, into h: IncrementalHash, upTo end: Int64) throws {
@@ -46,8 +60,9 @@ extension NodeEngine {
             let sha = try FileChecksum.senderHash(path, in: files, sizeBytes: sizeBytes,
                                                   running: fileHashes.removeValue(forKey: Self.sendHashKey(number)))
             deliveryHashes.sent[number] = sha
-            connectionFrames[id]?.sent += 1
-            heldSends.append(.send(id, FrameEncoder.encode(Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: sha)))))
+            guard let box = wires[id] else { return }
+            let frame = Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: sha))
+            heldSends.append(.send(id, box.wire.encode(frame), summarizesFrames ? FrameSummary(frame) : nil))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
         }
@@ -139,6 +154,11 @@ enum FileChecksum {
 final class IncrementalHash {
     private var hasher: SHA256? = SHA256()
     private(set) var byteCount: Int64 = 0
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        hasher!.update(bytes)
+        byteCount += Int64(bytes.count)
+    }
 
     func update(_ bytes: ArraySlice<UInt8>) {
         hasher!.update(bytes)

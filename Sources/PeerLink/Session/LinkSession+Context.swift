@@ -50,6 +50,7 @@ extension LinkSession {
 
     mutating func onContextFrame(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let c = try FrameBodies.Context.decode(frame.body)
+        try PayloadLimits.enforce("an application context", bytes: c.payload.count, limit: PayloadLimits.applicationContextBytes)
         let value = try CanonicalEncoding.decode(c.payload)
         guard case .dictionary = value else { throw .malformed("application context is not a dictionary") }
         guard let a = active else { return }

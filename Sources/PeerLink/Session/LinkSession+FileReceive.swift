@@ -28,6 +28,10 @@ extension LinkSession {
 
     mutating func onFileOffer(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let offer = try FrameBodies.FileOffer.decode(frame.body)
+        if let m = offer.metadata {
+            try PayloadLimits.enforce("file metadata", bytes: CanonicalEncoding.encodedSize(m), limit: PayloadLimits.fileMetadataBytes)
+            guard case .dictionary = m else { throw .malformed("file metadata that is not a dictionary") }
+        }
         guard let a = active else { return }
         if offer.number <= persistent.lastFileDelivered {
             send(a.id, Frame(.fileAck, FrameBodies.FileAck.delivered(number: offer.number).encode()))
@@ -159,6 +163,13 @@ extension LinkSession {
         guard let a = active else { return }
         flushMeta()
         send(a.id, Frame(.fileAck, (delivered ? FrameBodies.FileAck.delivered(number: n) : .cancelled(number: n)).encode()))
+    }
+
+    /// The partial files among `names` (the inbox's) that no transfer can resume: every
+    /// `.part` but the incoming file's own, as paths to delete.
+    public func abandonedPartialFiles(among names: [String]) -> [String] {
+        let keep = persistent.incomingFile.map { partPath($0.number) }
+        return names.filter { $0.hasSuffix(".part") }.map { "\(Self.inboxDirectory)/\($0)" }.filter { $0 != keep }
     }
 
     /// Forgets the incoming file and deletes its partial content.

@@ -5,6 +5,7 @@ extension LinkSession {
     /// A frame arrived on connection `id`.
     public mutating func onFrame(_ id: ConnectionID, _ frame: Frame, now: EpochMs) {
         stats.framesReceived += 1
+        clockMs = max(clockMs, now)
         if handshakes[id] != nil {
             onHandshakeFrame(id, frame, now: now)
             return
@@ -57,7 +58,7 @@ extension LinkSession {
             case .reject:
                 var r = ByteReader(frame.body)
                 let reason = (try? r.readString()) ?? "no reason"
-                emitLog(.warning, "peer closed the link: \(reason)")
+                noteRefusal(.warning, "peer closed the link: \(reason)", now: now)
                 actions.append(.close(id, reason: "closed by peer: \(reason)"))
             case .hello, .helloReply, .auth, .ready:
                 protocolViolation(id, "handshake frame \(frame.kind) after the handshake (out of protocol order)")
@@ -85,7 +86,7 @@ extension LinkSession {
 
     mutating func protocolViolation(_ id: ConnectionID, _ reason: String) {
         stats.connectionsRejected += 1
-        emitLog(.warning, "closing connection \(id): \(reason)")
+        noteRefusal(.warning, "closing connection \(id): \(reason)", now: clockMs)
         actions.append(.close(id, reason: reason))
     }
 
@@ -93,9 +94,11 @@ extension LinkSession {
 
     /// Time passed: handshake timeouts, heartbeats, silence, reply timeouts, retransmission.
     public mutating func onTick(now: EpochMs) {
+        clockMs = max(clockMs, now)
         for id in handshakes.keys.sorted() where now - handshakes[id]!.openedMs >= config.handshakeTimeoutMs {
             refuse(id, "handshake not completed within \(config.handshakeTimeoutMs) ms", tellPeer: false)
         }
+        if let summary = refusalLog.summaryDue(now: now, config: config) { emitLog(.warning, summary) }
         expireMessages(now: now)
         guard var a = active else { return }
         a.nowMs = now
@@ -103,6 +106,13 @@ extension LinkSession {
         if now - a.lastHeardMs >= config.peerSilenceTimeoutMs {
             emitLog(.warning, "peer silent for \(now - a.lastHeardMs) ms: link down")
             actions.append(.close(a.id, reason: "peer silent"))
+            onConnectionClosed(a.id, now: now)
+            return
+        }
+        if let due = frameDeadline(a), now >= due, let f = a.frameUnderWay {
+            let reason = "a frame started \(now - f.sinceMs) ms ago is not complete (\(f.bytes) bytes expected; a frame must arrive within \(config.peerSilenceTimeoutMs) ms plus its size at \(config.minLinkBytesPerSecond) B/s)"
+            stats.tamperingDetected += 1
+            protocolViolation(a.id, reason)
             onConnectionClosed(a.id, now: now)
             return
         }
@@ -176,7 +186,9 @@ extension LinkSession {
         func consider(_ t: EpochMs) { d = min(d ?? t, t) }
         for h in handshakes.values { consider(h.openedMs + config.handshakeTimeoutMs) }
         if let m = pendingMessages.map(\.deadlineMs).min() { consider(m) }
+        if let s = refusalLog.deadline(config) { consider(s) }
         if let a = active {
+            if let f = frameDeadline(a) { consider(f) }
             if includingLiveness {
                 consider(a.lastHeardMs + config.peerSilenceTimeoutMs)
                 consider(a.lastSentMs + config.heartbeatIntervalMs)

@@ -1,209 +1,169 @@
 import Shared
 
-/// The pairing handshake of one connection.
+/// The handshake of one connection: `Noise_NNpsk0_25519_AESGCM_SHA256` with the pairing
+/// secret as pre-shared key, then each side's session state, sealed.
 ///
 /// ```
-/// connector (watch)                         listener (phone)
-///   hello(role, nonceC)            ──►
-///                                  ◄──   helloReply(role, nonceL, macL)
-///   auth(macC, sessionInfo)        ──►       macL = HMAC(secret, "PeerLink/1 listener" ‖ nonceC ‖ nonceL)
-///                                  ◄──   ready(sessionInfo)
-///                                            macC = HMAC(secret, "PeerLink/1 connector" ‖ nonceL ‖ nonceC)
+/// connector (watch)                              listener (phone)
+///   hello       = Noise msg 1: e, [ ]            ──►   (psk, e)
+///                                                ◄──   helloReply = Noise msg 2: e, ee, [ ]
+///   (keys: Split)                                      (keys: Split)
+///   sealed auth(SessionInfo)                     ──►
+///                                                ◄──   sealed ready(SessionInfo); the link is up
 /// ```
-/// Each side proves it holds the pairing secret over a nonce the other chose, so neither a
-/// stranger nor a replay gets through; no channel frame crosses before `ready`.
+/// Only a peer holding the pairing secret can produce a first message the listener accepts,
+/// or read the second; the listener takes the connection as its peer's only once `auth`
+/// opened under the new keys (so a replayed first message gets nowhere). No channel frame
+/// crosses before `ready`; a refused peer sees at most a `reject`.
 struct Handshake: Sendable, Equatable {
     enum Phase: Sendable, Equatable { case awaitingHello, awaitingHelloReply, awaitingAuth, awaitingReady }
     var isInitiator: Bool
     var phase: Phase
-    var myNonce: [UInt8]
-    var peerNonce: [UInt8] = []
+    /// This side's Noise state until `Split()` (then nil: the keys went to the wire).
+    var noise: NoiseHandshake?
+    /// The ephemeral private key, until the responder's `NoiseHandshake` is made.
+    var ephemeralKey: [UInt8]
     var openedMs: EpochMs
-}
-
-/// Session facts exchanged in `auth` and `ready`.
-///
-/// Body: u64 incarnation, u64 knownPeerIncarnation, varint lastDelivered (ordinary),
-/// varint lastDelivered (complication), varint contextVersionReceived, varint
-/// lastFileDelivered, u8 app-state flags.
-struct SessionInfo: Sendable, Equatable {
-    var incarnation: UInt64
-    /// The sender's idea of the receiver's incarnation (whose streams it counted).
-    var knownPeerIncarnation: UInt64
-    /// The highest seq of the receiver's streams the sender delivered.
-    var lastDelivered: UInt64
-    var lastComplicationDelivered: UInt64
-    /// The receiver's application-context version the sender stored.
-    var contextVersionReceived: UInt64
-    /// The highest file number of the receiver's the sender delivered.
-    var lastFileDelivered: UInt64
-    var appState: AppState
-
-    func encode(into w: inout ByteWriter) {
-        w.writeUInt64BE(incarnation)
-        w.writeUInt64BE(knownPeerIncarnation)
-        w.writeVarint(lastDelivered)
-        w.writeVarint(lastComplicationDelivered)
-        w.writeVarint(contextVersionReceived)
-        w.writeVarint(lastFileDelivered)
-        w.writeByte(appState.flags)
-    }
-
-    static func decode(_ r: inout ByteReader) throws(ByteReaderError) -> SessionInfo {
-        let info = SessionInfo(incarnation: try r.readUInt64BE(), knownPeerIncarnation: try r.readUInt64BE(),
-                               lastDelivered: try r.readVarint(), lastComplicationDelivered: try r.readVarint(),
-                               contextVersionReceived: try r.readVarint(), lastFileDelivered: try r.readVarint(),
-                               appState: AppState(flags: try r.readByte()))
-        guard info.appState.flags & ~0x0F == 0 else { throw .malformed("app-state flags") }
-        return info
-    }
+    /// Bytes the engine holds for this connection (received, not yet a whole record).
+    var bufferedBytes = 0
 }
 
 extension LinkSession {
-    static let nonceBytes = 16
-    static let listenerLabel = Array("PeerLink/1 listener".utf8)
-    static let connectorLabel = Array("PeerLink/1 connector".utf8)
+    /// The Noise prologue: both sides hash it first, so a peer of another protocol fails.
+    public static let noisePrologue = Array("PeerLink protocol 2".utf8)
+    /// Both handshake messages carry an empty payload: 32-byte key and 16-byte tag.
+    public static let helloBytes = NoiseHandshake.messageBytes(payloadBytes: 0)
+    /// A refusal's reason is cut to this many bytes of UTF-8.
+    static let maxRejectReasonBytes = 200
+    /// The largest `reject` body (a varint length and the reason).
+    static let maxRejectBytes = 2 + maxRejectReasonBytes
 
-    func roleByte(_ r: DeviceRole) -> UInt8 { r == .phone ? 0 : 1 }
+    /// The sealed record body of a frame body of `n` bytes in one record.
+    static func sealedRecordBytes(_ n: Int) -> Int { n + 1 + AEADCipher.tagBytes }
+
+    // MARK: - What a connection accepts
+
+    /// The record types connection `id` accepts now, each at the largest size it can have
+    /// in this phase: before authentication only the handshake's own records, of their own
+    /// size; afterwards sealed records only.
+    public func recordLimits(for id: ConnectionID) -> RecordLimits {
+        if let h = handshakes[id] {
+            switch h.phase {
+            case .awaitingHello: return RecordLimits(hello: Self.helloBytes)
+            case .awaitingHelloReply: return RecordLimits(helloReply: Self.helloBytes, reject: Self.maxRejectBytes)
+            case .awaitingAuth: return RecordLimits(sealed: Self.sealedRecordBytes(SessionInfo.maxBytes))
+            case .awaitingReady: return RecordLimits(sealed: Self.sealedRecordBytes(max(SessionInfo.maxBytes, Self.maxRejectBytes)))
+            }
+        }
+        if let a = active, a.id == id { return RecordLimits(sealed: RecordHeader.maxBodyBytes) }
+        return RecordLimits()
+    }
+
+    /// True while connection `id` is in the handshake or is the authenticated one (bytes of
+    /// any other — refused, replaced — are ignored).
+    public func isConnectionOpen(_ id: ConnectionID) -> Bool { handshakes[id] != nil || active?.id == id }
+
+    /// The pairing secret as a Noise pre-shared key, or the reason there is none.
+    func preSharedKey() -> Result<[UInt8], LinkRefusal> {
+        guard let s = config.pairingSecret else { return .failure(LinkRefusal("this \(config.role) is not paired")) }
+        guard s.count == LinkConfig.pairingSecretBytes else {
+            return .failure(LinkRefusal("this \(config.role)'s pairing secret is \(s.count) bytes, not \(LinkConfig.pairingSecretBytes): pair again"))
+        }
+        return .success(s)
+    }
 
     // MARK: - Connection events
 
-    /// A transport connection opened. `nonce` MUST be 16 fresh random bytes from the shell.
-    public mutating func onConnectionOpened(_ id: ConnectionID, isInitiator: Bool, nonce: [UInt8], now: EpochMs) {
-        precondition(nonce.count == Self.nonceBytes, "nonce must be \(Self.nonceBytes) bytes")
+    /// A transport connection opened. `ephemeralKey` MUST be 32 fresh random bytes from the
+    /// shell: this side's Noise ephemeral private key for the connection.
+    public mutating func onConnectionOpened(_ id: ConnectionID, isInitiator: Bool, ephemeralKey: [UInt8], now: EpochMs) {
+        precondition(ephemeralKey.count == X25519.keyBytes, "an ephemeral key is \(X25519.keyBytes) bytes")
         if isInitiator {
             nextConnectAtMs = nil
-            handshakes[id] = Handshake(isInitiator: true, phase: .awaitingHelloReply, myNonce: nonce, openedMs: now)
-            var w = ByteWriter(capacity: 20)
-            w.writeByte(roleByte(config.role)); w.writeBytes(nonce)
-            send(id, Frame(.hello, w.bytes))
+            var h = Handshake(isInitiator: true, phase: .awaitingHelloReply, noise: nil, ephemeralKey: [], openedMs: now)
+            switch preSharedKey() {
+            case .failure(let r):
+                handshakes[id] = h
+                return refuse(id, r.reason, tellPeer: false)
+            case .success(let psk):
+                var noise = NoiseHandshake(isInitiator: true, psk: psk, ephemeralPrivateKey: ephemeralKey, prologue: Self.noisePrologue, cipher: config.cipher)
+                let message = try! noise.writeFirstMessage()  // the first message of a fresh state cannot fail
+                h.noise = noise
+                handshakes[id] = h
+                send(id, Frame(.hello, message))
+            }
         } else {
-            handshakes[id] = Handshake(isInitiator: false, phase: .awaitingHello, myNonce: nonce, openedMs: now)
+            handshakes[id] = Handshake(isInitiator: false, phase: .awaitingHello, noise: nil, ephemeralKey: ephemeralKey, openedMs: now)
+            enforceHandshakeCaps(now: now)
         }
-    }
-
-    /// The shell started connecting: no further attempt is due until this one ends.
-    public mutating func onConnectAttemptStarted() {
-        nextConnectAtMs = nil
-    }
-
-    /// A connection attempt (connector) failed: schedule the next one with backoff and jitter.
-    public mutating func onConnectAttemptFailed(now: EpochMs) {
-        scheduleReconnect(now: now)
-    }
-
-    mutating func scheduleReconnect(now: EpochMs) {
-        guard config.role == .watch else { return }
-        let exp = min(Double(config.reconnectMaxMs), Double(config.reconnectInitialMs) * pow2(reconnectAttempt))
-        let jitter = 1 + config.reconnectJitter * (2 * rng.nextUnit() - 1)
-        reconnectAttempt += 1
-        nextConnectAtMs = now + Int64(min(Double(config.reconnectMaxMs), exp * jitter))
-    }
-
-    private func pow2(_ n: Int) -> Double { n >= 30 ? Double(1 << 30) : Double(1 << n) }
-
-    /// The transport connection closed (by the peer, an error, or after our `.close`).
-    public mutating func onConnectionClosed(_ id: ConnectionID, now: EpochMs) {
-        handshakes[id] = nil
-        guard let a = active, a.id == id else {
-            if active == nil, config.role == .watch, nextConnectAtMs == nil { scheduleReconnect(now: now) }
-            return
-        }
-        active = nil
-        peerAppState = nil
-        failPendingMessages(WCError(.notReachable, "the link to the \(config.role.peer) went down"), connection: id)
-        awaitingReply = awaitingReply.filter { $0.value != id }
-        resetIncomingFileProgress()
-        actions.append(.deliver(.linkDidChange(up: false)))
-        updateReachability()
-        scheduleReconnect(now: now)
-    }
-
-    /// Refuses a connection: tells the peer why (when it is still talking), logs, closes.
-    mutating func refuse(_ id: ConnectionID, _ reason: String, tellPeer: Bool = true) {
-        if tellPeer {
-            var w = ByteWriter(); w.writeString(reason)
-            send(id, Frame(.reject, w.bytes))
-        }
-        handshakes[id] = nil
-        stats.connectionsRejected += 1
-        emitLog(.warning, "rejected connection \(id): \(reason)")
-        actions.append(.close(id, reason: reason))
-    }
-
-    /// The frame decoder of a connection failed: log and close it; the session goes on.
-    public mutating func onMalformedInput(_ id: ConnectionID, reason: String, now: EpochMs) {
-        stats.connectionsRejected += 1
-        emitLog(.warning, "rejected connection \(id): malformed input: \(reason)")
-        actions.append(.close(id, reason: "malformed input: \(reason)"))
     }
 
     // MARK: - Handshake frames
 
     mutating func onHandshakeFrame(_ id: ConnectionID, _ frame: Frame, now: EpochMs) {
         guard var h = handshakes[id] else { return }
-        var r = ByteReader(frame.body)
-        do {
-            switch (h.phase, frame.kind) {
-            case (.awaitingHello, .hello):
-                let role = try r.readByte()
-                let nonce = Array(try r.readBytes(Self.nonceBytes))
-                guard r.isAtEnd else { return refuse(id, "malformed hello") }
-                guard let secret = config.pairingSecret else { return refuse(id, "this \(config.role) is not paired") }
-                guard role == roleByte(config.role.peer) else { return refuse(id, "peer claims role \(role), expected the \(config.role.peer)") }
-                h.peerNonce = nonce
-                h.phase = .awaitingAuth
-                handshakes[id] = h
-                var w = ByteWriter(capacity: 52)
-                w.writeByte(roleByte(config.role)); w.writeBytes(h.myNonce)
-                w.writeBytes(HMACSHA256.mac(key: secret, message: Self.listenerLabel + nonce + h.myNonce))
-                send(id, Frame(.helloReply, w.bytes))
-
-            case (.awaitingHelloReply, .helloReply):
-                let role = try r.readByte()
-                let nonce = Array(try r.readBytes(Self.nonceBytes))
-                let mac = Array(try r.readBytes(32))
-                guard r.isAtEnd else { return refuse(id, "malformed helloReply") }
-                guard let secret = config.pairingSecret else { return refuse(id, "this \(config.role) is not paired") }
-                guard role == roleByte(config.role.peer) else { return refuse(id, "peer claims role \(role), expected the \(config.role.peer)") }
-                let expected = HMACSHA256.mac(key: secret, message: Self.listenerLabel + h.myNonce + nonce)
-                guard HMACSHA256.equal(mac, expected) else { return refuse(id, "pairing proof failed: the peer does not hold our pairing secret") }
-                h.peerNonce = nonce
-                h.phase = .awaitingReady
-                handshakes[id] = h
-                var w = ByteWriter(capacity: 64)
-                w.writeBytes(HMACSHA256.mac(key: secret, message: Self.connectorLabel + nonce + h.myNonce))
-                mySessionInfo().encode(into: &w)
-                send(id, Frame(.auth, w.bytes))
-
-            case (.awaitingAuth, .auth):
-                let mac = Array(try r.readBytes(32))
-                let info = try SessionInfo.decode(&r)
-                guard r.isAtEnd else { return refuse(id, "malformed auth") }
-                guard let secret = config.pairingSecret else { return refuse(id, "this \(config.role) is not paired") }
-                let expected = HMACSHA256.mac(key: secret, message: Self.connectorLabel + h.myNonce + h.peerNonce)
-                guard HMACSHA256.equal(mac, expected) else { return refuse(id, "pairing proof failed: wrong pairing secret") }
-                var w = ByteWriter(capacity: 32)
-                mySessionInfo().encode(into: &w)
-                send(id, Frame(.ready, w.bytes))
-                becomeUp(id, peer: info, now: now)
-
-            case (.awaitingReady, .ready):
-                let info = try SessionInfo.decode(&r)
-                guard r.isAtEnd else { return refuse(id, "malformed ready") }
-                becomeUp(id, peer: info, now: now)
-
-            case (_, .reject):
-                let reason = (try? r.readString()) ?? "no reason"
-                handshakes[id] = nil
-                emitLog(.warning, "peer refused connection \(id): \(reason)")
-                actions.append(.close(id, reason: "refused by peer: \(reason)"))
-
-            default:
-                refuse(id, "frame \(frame.kind) out of protocol order during the handshake")
+        switch (h.phase, frame.kind) {
+        case (.awaitingHello, .hello):
+            let psk: [UInt8]
+            switch preSharedKey() {
+            case .failure(let r): return refuse(id, r.reason)
+            case .success(let k): psk = k
             }
-        } catch {
-            refuse(id, "malformed \(frame.kind): \(error)")
+            var noise = NoiseHandshake(isInitiator: false, psk: psk, ephemeralPrivateKey: h.ephemeralKey, prologue: Self.noisePrologue, cipher: config.cipher)
+            do {
+                _ = try noise.readFirstMessage(frame.body)
+            } catch .authenticationFailed {
+                return refuse(id, "pairing proof failed: the peer does not hold our pairing secret")
+            } catch {
+                return refuse(id, "malformed hello: \(error)")
+            }
+            let reply: (message: [UInt8], keys: TransportKeys)
+            do { reply = try noise.writeSecondMessage() } catch { return refuse(id, "\(error)") }
+            h.phase = .awaitingAuth
+            h.noise = nil
+            h.ephemeralKey = []
+            handshakes[id] = h
+            send(id, Frame(.helloReply, reply.message))
+            actions.append(.startSealing(id, reply.keys))
+
+        case (.awaitingHelloReply, .helloReply):
+            guard var noise = h.noise else { return refuse(id, "no handshake state", tellPeer: false) }
+            let keys: TransportKeys
+            do {
+                keys = try noise.readSecondMessage(frame.body).keys
+            } catch .authenticationFailed {
+                // The phone read our first message, so it holds the secret: this one was changed on the way.
+                return refuse(id, "pairing proof failed: the phone's answer did not authenticate", tellPeer: false)
+            } catch {
+                return refuse(id, "malformed helloReply: \(error)", tellPeer: false)
+            }
+            h.phase = .awaitingReady
+            h.noise = nil
+            handshakes[id] = h
+            actions.append(.startSealing(id, keys))
+            send(id, Frame(.auth, mySessionInfo().encoded()))
+
+        case (.awaitingAuth, .auth):
+            var r = ByteReader(frame.body)
+            guard let info = try? SessionInfo.decode(&r), r.isAtEnd else { return refuse(id, "malformed auth") }
+            send(id, Frame(.ready, mySessionInfo().encoded()))
+            becomeUp(id, peer: info, now: now)
+
+        case (.awaitingReady, .ready):
+            var r = ByteReader(frame.body)
+            guard let info = try? SessionInfo.decode(&r), r.isAtEnd else { return refuse(id, "malformed ready") }
+            becomeUp(id, peer: info, now: now)
+
+        case (_, .reject):
+            var r = ByteReader(frame.body)
+            let reason = (try? r.readString()) ?? "no reason"
+            handshakes[id] = nil
+            stats.refusedByPeer += 1
+            noteRefusal(.warning, "peer refused connection \(id): \(reason)", now: now)
+            actions.append(.close(id, reason: "refused by peer: \(reason)"))
+
+        default:
+            refuse(id, "frame \(frame.kind) out of protocol order during the handshake")
         }
     }
 
@@ -213,70 +173,10 @@ extension LinkSession {
                     contextVersionReceived: persistent.receivedContextVersion, lastFileDelivered: persistent.lastFileDelivered,
                     appState: localAppState)
     }
+}
 
-    /// The handshake succeeded on `id`: it becomes the active connection.
-    mutating func becomeUp(_ id: ConnectionID, peer info: SessionInfo, now: EpochMs) {
-        handshakes[id] = nil
-        if let old = active {
-            actions.append(.close(old.id, reason: "replaced by a newer authenticated connection"))
-            onConnectionClosed(old.id, now: now)
-        }
-        reconnectAttempt = 0
-        nextConnectAtMs = nil
-        active = ActiveConnection(id: id, peerIncarnation: info.incarnation, now: now)
-        // Refusals guard against late frames of the connection they were made on; a new one
-        // carries none of those, and the peer never sends a cancelled transfer again (unless
-        // its store lost the cancel, or it is a new store: then delivering is right).
-        refusedUserInfo = [[], []]
-        if !persistent.peerEverSeen {
-            persistent.peerEverSeen = true
-            metaDirty = true
-            if config.role == .phone { actions.append(.deliver(.watchStateDidChange)) }
-        }
-        let knowsUs = info.knownPeerIncarnation == persistent.incarnation
-        // The peer holds a seq we never sent, a context version we never made, or a file we never
-        // numbered: those came from a history our store has lost.
-        let peerHolds = max(info.lastDelivered, info.lastComplicationDelivered)
-        if knowsUs, peerHolds > persistent.highestSeqSent
-            || info.contextVersionReceived > persistent.contextVersion || info.lastFileDelivered > persistent.highestFileSent
-        {
-            recoverFromOwnRollback(peer: info)
-        }
-        if info.incarnation == persistent.peerIncarnation, (knowsUs ? info.lastDelivered : 0) < persistent.peerAckedThrough {
-            // Same peer store, yet it holds less of our stream than it acknowledged: its store
-            // went back in time (a lost write-ahead-log tail). Say so: the replica resends.
-            emitLog(.warning, "the \(config.role.peer) lost data it had acknowledged (delivered \(knowsUs ? info.lastDelivered : 0) < acknowledged \(persistent.peerAckedThrough)): resending everything")
-            persistent.peerAckedThrough = knowsUs ? info.lastDelivered : 0
-            metaDirty = true
-            actions.append(.deliver(.peerLostData))
-        }
-        if info.incarnation != persistent.peerIncarnation {
-            // A new peer store: its streams start again; our receive logs for it are empty.
-            if persistent.peerIncarnation != 0 { emitLog(.info, "peer store incarnation changed: its transfers are counted anew") }
-            persistent.peerIncarnation = info.incarnation
-            persistent.lastDeliveredFromPeer = 0
-            persistent.lastComplicationDeliveredFromPeer = 0
-            persistent.receivedContextVersion = 0
-            persistent.lastFileDelivered = 0
-            dropIncomingFile()
-            metaDirty = true
-        }
-        emitLog(.info, "link up on connection \(id) with the \(config.role.peer)")
-        actions.append(.deliver(.linkDidChange(up: true)))
-        onPeerAppState(info.appState)
-        // What the peer holds of ours (only meaningful if it counted this incarnation).
-        onPeerDelivered(stream: .ordinary, through: knowsUs ? info.lastDelivered : 0)
-        onPeerDelivered(stream: .complication, through: knowsUs ? info.lastComplicationDelivered : 0)
-        dropCancelledUserInfo()
-        let contextHeld = knowsUs ? info.contextVersionReceived : 0
-        if contextHeld != persistent.contextAckedVersion {
-            persistent.contextAckedVersion = contextHeld
-            metaDirty = true
-        }
-        if knowsUs { finishFilesDelivered(through: info.lastFileDelivered) }
-        dropCancelledFiles()
-        sendOutbox(now: now)
-        sendContextIfNeeded()
-        pumpFiles(now: now)
-    }
+/// Why a connection cannot go on (a reason for the log and the peer).
+struct LinkRefusal: Error, Sendable {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
 }

@@ -89,6 +89,7 @@ extension LinkSession {
     mutating func onMessageFrame(_ id: ConnectionID, _ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let m = try FrameBodies.Message.decode(frame.body)
         guard let payload = m.payload else { throw .malformed("a message without payload") }
+        try PayloadLimits.enforce("a message", bytes: Self.payloadSize(payload), limit: PayloadLimits.messageBytes)
         guard var a = active else { return }
         if a.recentMessageIDs.contains(m.id) { return }  // a duplicate: its first copy was handled
         func refuseMessage(_ e: WCError) {
@@ -121,6 +122,7 @@ extension LinkSession {
 
     mutating func onMessageReply(_ id: ConnectionID, _ frame: Frame) throws(ByteReaderError) {
         let m = try FrameBodies.Message.decode(frame.body)
+        if let p = m.payload { try PayloadLimits.enforce("a message reply", bytes: Self.payloadSize(p), limit: PayloadLimits.messageBytes) }
         guard let i = pendingMessages.firstIndex(where: { $0.id == m.id && $0.connection == id }) else { return }  // late or duplicate
         let pending = pendingMessages.remove(at: i)
         switch (pending.replyExpected, m.payload) {

@@ -8,6 +8,11 @@ public struct LinkStats: Sendable, Equatable {
     public var userInfoDuplicatesDropped = 0
     public var retransmits = 0
     public var connectionsRejected = 0
+    /// Input on the authenticated connection that failed (a sealed record that did not open,
+    /// a record that does not decode): each closed the connection.
+    public var tamperingDetected = 0
+    /// Connections the peer refused in the handshake (a `reject` before the link was up).
+    public var refusedByPeer = 0
     public var messagesDelivered = 0
     public var messagesDroppedOutOfOrder = 0
     public var filesDelivered = 0
@@ -22,6 +27,10 @@ struct ActiveConnection: Sendable, Equatable {
     var peerIncarnation: UInt64
     /// The latest time the session was told about (ticks and events).
     var nowMs: EpochMs
+    /// When the handshake ended.
+    var upSinceMs: EpochMs
+    /// The frame arriving now, if one is under way (see `LinkSession.frameDeadline`).
+    var frameUnderWay: FrameUnderWay?
     var lastHeardMs: EpochMs
     var lastSentMs: EpochMs
     /// The highest outbox seq sent on this connection, per user-info stream.
@@ -63,6 +72,7 @@ struct ActiveConnection: Sendable, Equatable {
         self.id = id
         self.peerIncarnation = peerIncarnation
         nowMs = now
+        upSinceMs = now
         lastHeardMs = now
         lastSentMs = now
         lastProgressMs = now
@@ -92,6 +102,13 @@ struct ActiveConnection: Sendable, Equatable {
         if let f = file, f.awaitingResume || f.sendOffset > f.ackedOffset || f.endSent { return true }
         return false
     }
+}
+
+/// A frame that began arriving at `sinceMs` and will be `bytes` long once its current
+/// record is in.
+struct FrameUnderWay: Sendable, Equatable {
+    var sinceMs: EpochMs
+    var bytes: Int
 }
 
 /// A message of ours awaiting its reply (or, without a reply handler, its receipt).

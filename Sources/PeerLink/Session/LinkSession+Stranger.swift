@@ -1,21 +1,18 @@
 import Shared
 
 extension LinkSession {
-    /// The bytes a stranger sends when it tries to pair without the secret: a `hello` as the
-    /// watch, then an `auth` whose proof is made with `wrongSecret`. A phone MUST refuse it
-    /// with a logged reason and send it nothing but its challenge and the refusal. The
-    /// scenario runner's `stranger connects` step sends these to the phone.
-    public static func strangerAttempt(nonce: [UInt8], wrongSecret: [UInt8]) -> [UInt8] {
-        precondition(nonce.count == nonceBytes, "nonce must be \(nonceBytes) bytes")
-        var hello = ByteWriter(capacity: 20)
-        hello.writeByte(1)  // claims to be the watch
-        hello.writeBytes(nonce)
-        var auth = ByteWriter(capacity: 80)
-        // The real proof covers the phone's nonce, which a stranger sending blind cannot know:
-        // any proof it can make is wrong, and this one is made with the wrong secret too.
-        auth.writeBytes(HMACSHA256.mac(key: wrongSecret, message: connectorLabel + nonce + nonce))
-        SessionInfo(incarnation: 0x5752_4F4E_4750_4545, knownPeerIncarnation: 0, lastDelivered: 0, lastComplicationDelivered: 0,
-                    contextVersionReceived: 0, lastFileDelivered: 0, appState: AppState()).encode(into: &auth)
-        return FrameEncoder.encode(Frame(.hello, hello.bytes)) + FrameEncoder.encode(Frame(.auth, auth.bytes))
+    /// The bytes a stranger sends when it tries to pair without the secret: a first Noise
+    /// message made with `wrongSecret` as pre-shared key (and `ephemeralKey`), then a sealed
+    /// record it cannot have keys for, claiming to be the `auth`. A phone MUST refuse the
+    /// first message with a logged reason and send it nothing but the refusal. The scenario
+    /// runner's `stranger connects` step sends these to the phone.
+    public static func strangerAttempt(ephemeralKey: [UInt8], wrongSecret: [UInt8]) -> [UInt8] {
+        precondition(ephemeralKey.count == X25519.keyBytes && wrongSecret.count == LinkConfig.pairingSecretBytes, "32-byte keys")
+        var noise = NoiseHandshake(isInitiator: true, psk: wrongSecret, ephemeralPrivateKey: ephemeralKey, prologue: noisePrologue, cipher: LinkConfig(role: .watch, pairingSecret: nil).cipher)
+        let hello = try! noise.writeFirstMessage()  // a fresh state's first message cannot fail
+        // Without the phone's answer (and the right secret) no key is known: any sealed record
+        // is made up, as this one is.
+        let madeUp = [UInt8](repeating: 0x5A, count: sealedRecordBytes(SessionInfo.maxBytes))
+        return RecordEncoder.encode(.hello, hello) + RecordEncoder.encode(.sealed, madeUp)
     }
 }

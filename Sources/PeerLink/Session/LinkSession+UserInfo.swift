@@ -154,6 +154,8 @@ extension LinkSession {
             let firstCancelled = q.firstCancelledSeq  // nothing after it is sent until it is answered
             while i < q.endIndex && i - q.head < config.maxUserInfoInFlight {
                 let item = q[i]
+                // The byte window: at least one transfer is always on the wire.
+                if i > q.head, q.bytes(from: q.head, to: i + 1) > config.maxUserInfoInFlightBytes { break }
                 if let c = firstCancelled, c < item.seq { break }
                 if item.isCancelled {
                     active = a  // `send` counts the frame on the connection: keep what it notes
@@ -185,7 +187,10 @@ extension LinkSession {
 
     mutating func onUserInfoFrame(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let b = try FrameBodies.UserInfo.decode(frame.body)
+        // The receiver enforces what the sender's API does: a dictionary within the limit.
+        try PayloadLimits.enforce("a user info", bytes: b.payload.count, limit: PayloadLimits.userInfoBytes)
         let payload = try CanonicalEncoding.decode(b.payload)
+        guard case .dictionary = payload else { throw .malformed("a user info that is not a dictionary") }
         let stream: UserInfoStream = b.isComplicationStream ? .complication : .ordinary
         let last = stream == .ordinary ? persistent.lastDeliveredFromPeer : persistent.lastComplicationDeliveredFromPeer
         guard b.seq > last else {

@@ -9,7 +9,9 @@ import Shared
 /// shell does, and the same core runs over TCP and over the simulated network.
 ///
 /// Roles: the phone listens, the watch connects. Each connection first runs the pairing
-/// handshake (`LinkSession+Handshake`); only then does it carry channel frames.
+/// handshake (`LinkSession+Handshake`, a Noise handshake with the pairing secret as
+/// pre-shared key); only then does it carry channel frames, sealed by the engine's wire
+/// with the keys the handshake gave (`LinkAction.startSealing`).
 public struct LinkSession: Sendable {
     public let config: LinkConfig
     public internal(set) var persistent: LinkPersistent
@@ -25,6 +27,8 @@ public struct LinkSession: Sendable {
     // MARK: Connections
     var handshakes: [ConnectionID: Handshake] = [:]
     var active: ActiveConnection?
+    /// Refusals logged in the current interval and those left out (`LinkConfig.refusalLogBurst`).
+    var refusalLog = RefusalLog()
 
     // MARK: Reachability
     /// This node's app state (set by the app shell).
@@ -74,7 +78,7 @@ public struct LinkSession: Sendable {
         self.persistent = p
         incomingWrittenBytes = p.incomingFile?.committedBytes ?? 0
         self.rng = SplitMix64(seed: seed)
-        if config.role == .watch { nextConnectAtMs = 0 }
+        if config.role == .watch, config.pairingSecret != nil { nextConnectAtMs = 0 }
     }
 
     /// The shell's clock moved (called by the engine at every entry point).

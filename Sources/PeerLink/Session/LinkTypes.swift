@@ -169,6 +169,9 @@ public enum FileOperation: Sendable, Equatable {
 /// with the next `.persist`; `.file` operations are carried out at once, before that commit.
 public enum LinkAction: Sendable, Equatable {
     case send(ConnectionID, Frame)
+    /// From here on, frames on the connection are sealed and received records opened with
+    /// these keys (the handshake's `Split()`): frames sent before this action go in the clear.
+    case startSealing(ConnectionID, TransportKeys)
     /// Read `count` bytes at `offset` of `path` and send them as a `fileChunk` frame for
     /// transfer `number` (on a read error, call `onFileReadFailed`).
     case sendFileChunk(ConnectionID, number: UInt64, path: String, offset: Int64, count: Int)

@@ -7,10 +7,31 @@ struct OutboxQueue: Sendable, Equatable {
     private(set) var head = 0
     /// How many live items are cancelled and await the peer's answer (see `OutboxItem.isCancelled`).
     private(set) var cancelledCount = 0
+    /// Payload bytes of the items up to and including each index, from `origin` (what
+    /// `bytes(from:to:)` subtracts).
+    private var ends: [Int] = []
+    private var origin = 0
 
     init(_ items: [OutboxItem]) {
         self.items = items.sorted { $0.seq < $1.seq }
         cancelledCount = items.count { $0.isCancelled }
+        rebuildEnds(from: 0)
+    }
+
+    /// Recomputes `ends` from index `i` on.
+    private mutating func rebuildEnds(from i: Int) {
+        ends.removeSubrange(min(i, ends.count)...)
+        var total = i > 0 ? ends[i - 1] : origin
+        for j in i..<items.count {
+            total += items[j].encoded.count
+            ends.append(total)
+        }
+    }
+
+    /// The payload bytes of the items at indices `lo..<hi`.
+    func bytes(from lo: Int, to hi: Int) -> Int {
+        guard hi > lo else { return 0 }
+        return ends[hi - 1] - (lo > 0 ? ends[lo - 1] : origin)
     }
 
     var count: Int { items.count - head }
@@ -22,6 +43,7 @@ struct OutboxQueue: Sendable, Equatable {
 
     mutating func append(_ item: OutboxItem) {
         items.append(item)
+        ends.append((ends.last ?? origin) + item.encoded.count)
         if item.isCancelled { cancelledCount += 1 }
     }
 
@@ -31,6 +53,7 @@ struct OutboxQueue: Sendable, Equatable {
         let kept = live.filter { !$0.isCancelled }
         items.replaceSubrange(head..., with: kept)
         cancelledCount = 0
+        rebuildEnds(from: head)
         return seqs
     }
 
@@ -41,7 +64,9 @@ struct OutboxQueue: Sendable, Equatable {
         if cancelledCount > 0 { cancelledCount -= removed.count { $0.isCancelled } }
         head = end
         if head > 1024 && head * 2 > items.count {
+            origin = ends[head - 1]
             items.removeFirst(head)
+            ends.removeFirst(head)
             head = 0
         }
         return removed
@@ -61,7 +86,9 @@ struct OutboxQueue: Sendable, Equatable {
     mutating func remove(seq: UInt64) -> OutboxItem? {
         guard let i = index(of: seq) else { return nil }
         if items[i].isCancelled { cancelledCount -= 1 }
-        return items.remove(at: i)
+        let removed = items.remove(at: i)
+        rebuildEnds(from: i)
+        return removed
     }
 
     /// Marks the item with `seq` cancelled; returns it (nil when there is none).

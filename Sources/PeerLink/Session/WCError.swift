@@ -76,4 +76,13 @@ public enum PayloadLimits {
     public static let userInfoBytes = 65_536
     /// `updateApplicationContext`.
     public static let applicationContextBytes = 262_144
+    /// The metadata of `transferFile`.
+    public static let fileMetadataBytes = 65_536
+
+    /// Checks a received payload of `bytes` canonical bytes against `limit`: a sender that
+    /// keeps to the protocol never sends more, so more is a protocol error (thrown: the
+    /// connection is closed and nothing is delivered).
+    static func enforce(_ what: String, bytes: Int, limit: Int) throws(ByteReaderError) {
+        guard bytes <= limit else { throw .malformed("\(what) of \(bytes) bytes, over the limit of \(limit)") }
+    }
 }

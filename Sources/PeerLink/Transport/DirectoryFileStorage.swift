@@ -52,6 +52,17 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         order.removeAll { $0 == path }
     }
 
+    public func names(in directory: String) -> [String] {
+        guard let p = try? full(directory), let dir = opendir(p) else { return [] }
+        defer { closedir(dir) }
+        var out: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != "..", size(directory + "/" + name) != nil { out.append(name) }
+        }
+        return out.sorted()
+    }
+
     public func size(_ path: String) -> Int64? {
         guard let p = try? full(path) else { return nil }
         var st = stat()

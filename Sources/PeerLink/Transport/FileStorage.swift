@@ -32,6 +32,8 @@ public protocol FileStorage: AnyObject, Sendable {
     func remove(_ path: String)
     /// SHA-256 of the whole file.
     func sha256(_ path: String) throws -> [UInt8]
+    /// The names of the files directly in `directory`, sorted (none when it does not exist).
+    func names(in directory: String) -> [String]
 }
 
 extension FileStorage {
@@ -101,4 +103,9 @@ public final class MemoryFileStorage: FileStorage, @unchecked Sendable {
 
     /// Paths under `directory/`, sorted.
     public func list(_ directory: String) -> [String] { files.keys.filter { $0.hasPrefix(directory + "/") }.sorted() }
+
+    public func names(in directory: String) -> [String] {
+        let prefix = directory + "/"
+        return files.keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }.map { String($0.dropFirst(prefix.count)) }.sorted()
+    }
 }

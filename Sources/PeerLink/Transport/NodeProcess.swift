@@ -30,6 +30,13 @@ public struct NodeProcessOptions: Sendable {
     /// The person at the prompt also sees, on stderr, when the node waits for its peer and
     /// when it connects (once each, not on every attempt) unless this is nil.
     public var standardErrorLevel: LogLevel? = .warning
+    /// What a connection may hold in bytes waiting to be written (its peer not reading):
+    /// past it the connection is closed. The session's windows keep a working link far below.
+    public var maxQueuedBytesPerConnection = 32 << 20
+    /// Overrides `LinkConfig.rekeyAfterBytes` and `LinkConfig.cipher` (part of the protocol:
+    /// only tests and benchmarks change them, on both ends).
+    public var rekeyAfterBytes: Int?
+    public var cipher: AEADCipher?
 
     /// The node's file root (what `transferFile` reads, where `inbox/` is).
     public var filesDirectory: String { stateDirectory + "/files" }
@@ -102,7 +109,10 @@ public final class NodeProcess<App: NodeApp> {
         }
         if lock == nil { lock = try StateDirectory(path: options.stateDirectory, role: options.role) }
         stateLock = lock!
-        logFD = open(options.stateDirectory + "/node.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        // A directory created by the lock is 0700; an existing one others could read is tightened.
+        let tightenedDirectory = try makePrivateDirectory(options.stateDirectory)
+        let tightenedSecret = makeFilePrivate(options.stateDirectory + "/" + PairingFile.fileName)
+        logFD = open(options.stateDirectory + "/node.log", O_WRONLY | O_CREAT | O_APPEND, 0o600)
         virtualNow = options.virtualStartMs
         let now = virtualNow ?? Self.wallClockMs()
         guard let calendar = LocalCalendar(identifier: options.timeZone) else {
@@ -110,6 +120,8 @@ public final class NodeProcess<App: NodeApp> {
         }
         var config = LinkConfig(role: options.role, pairingSecret: PairingFile.read(directory: options.stateDirectory))
         if options.virtualStartMs != nil { config.reconnectInitialMs = 100 }
+        if let r = options.rekeyAfterBytes { config.rekeyAfterBytes = r }
+        if let c = options.cipher { config.cipher = c }
         let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
         // File content is as durable as the store's commits: across a power loss only with
         // `--sync full`.
@@ -118,8 +130,12 @@ public final class NodeProcess<App: NodeApp> {
             try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
                            language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
         }
-        if config.pairingSecret == nil {
-            log(.warning, "not paired: run `phone-node pair` and `watch-node --pair CODE`; every peer will be refused")
+        if tightenedDirectory { log(.warning, "the state directory \(options.stateDirectory) could be read by others: made 0700") }
+        if tightenedSecret { log(.warning, "\(PairingFile.fileName) could be read by others: made 0600 (pair again if others may have read it)") }
+        if let problem = PairingFile.problem(directory: options.stateDirectory) {
+            log(.warning, problem)
+        } else if config.pairingSecret == nil {
+            log(.warning, "not paired: run `phone-node pair`, and give its code to `watch-node pair` on standard input; every peer will be refused")
         }
         if let l = options.listen, let (fd, port) = bound {
             listener = fd
@@ -224,8 +240,7 @@ public final class NodeProcess<App: NodeApp> {
             let id = nextConnectionID
             nextConnectionID += 1
             connections[id] = Connection(fd: fd, peer: peer)
-            log(.info, "connection \(id) accepted from \(peer)")
-            engine.connectionOpened(id, isInitiator: false, nonce: secureRandomBytes(16), now: now)
+            engine.connectionOpened(id, isInitiator: false, ephemeralKey: secureRandomBytes(32), now: now)
             handleOutputs()
         }
     }
@@ -243,7 +258,7 @@ public final class NodeProcess<App: NodeApp> {
         }
         connections[c.id] = Connection(fd: c.fd, peer: options.connect!.description)
         log(.info, "connection \(c.id) opened to \(options.connect!)")
-        engine.connectionOpened(c.id, isInitiator: true, nonce: secureRandomBytes(16), now: now)
+        engine.connectionOpened(c.id, isInitiator: true, ephemeralKey: secureRandomBytes(32), now: now)
         handleOutputs()
     }
 
@@ -304,7 +319,9 @@ public final class NodeProcess<App: NodeApp> {
     func drop(_ id: ConnectionID, reason: String) {
         guard let c = connections.removeValue(forKey: id) else { return }
         close(c.fd)
-        log(.info, "connection \(id) (\(c.peer)) closed: \(reason)")
+        // Connections that never authenticated are the session's to log (rate-limited:
+        // a flood of strangers must not fill the disk).
+        if isPeerConnection(id) { log(.info, "connection \(id) (\(c.peer)) closed: \(reason)") }
         engine.connectionClosed(id, now: now)
         handleOutputs()
     }
@@ -315,7 +332,7 @@ public final class NodeProcess<App: NodeApp> {
         defer { for id in written { flush(id) } }
         for o in engine.drainOutput() {
             switch o {
-            case .send(let id, let bytes):
+            case .send(let id, let bytes, _):
                 guard var c = connections.removeValue(forKey: id) else { continue }
                 var from = 0
                 if c.outStart == c.out.count && bytes.count >= Self.directWriteBytes {
@@ -324,12 +341,17 @@ public final class NodeProcess<App: NodeApp> {
                 }
                 if from < bytes.count { c.out.append(contentsOf: bytes[from...]) }
                 connections[id] = c
+                if c.out.count - c.outStart > options.maxQueuedBytesPerConnection {
+                    log(.warning, "closing connection \(id): the peer is not reading (\(c.out.count - c.outStart) bytes queued, at most \(options.maxQueuedBytesPerConnection))")
+                    drop(id, reason: "the peer is not reading")
+                    continue
+                }
                 if written.last != id && !written.contains(id) { written.append(id) }
                 if c.out.count - c.outStart >= 1 << 20 { flush(id) }
             case .close(let id, let reason):
                 guard connections[id] != nil else { continue }
                 connections[id]!.closeAfterFlush = true
-                log(.info, "closing connection \(id): \(reason)")
+                if isPeerConnection(id) { log(.info, "closing connection \(id): \(reason)") }
                 flush(id)
             case .log(let level, let message):
                 log(level, message)
@@ -341,6 +363,13 @@ public final class NodeProcess<App: NodeApp> {
         // What the person at the prompt is told between replies (a late reply, a finished
         // transfer): on the control channel, marked like the node's other announcements.
         for notice in engine.drainNotices() { emitLine("! " + notice) }
+    }
+}
+
+extension NodeProcess {
+    /// The watch's own connection, or the phone's authenticated one.
+    func isPeerConnection(_ id: ConnectionID) -> Bool {
+        options.connect != nil || engine.ctx.session.activeConnectionID == id
     }
 }
 

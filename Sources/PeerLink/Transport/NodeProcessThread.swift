@@ -18,7 +18,11 @@ public final class NodeProcessThread: @unchecked Sendable {
     public private(set) var listeningPort: UInt16?
     private let commandFD: Int32
     private let answerFD: Int32
-    private var pending: [UInt8] = []
+    /// What the node wrote, read by a thread of its own as soon as it is written: a node
+    /// announces notices (`! …`) between answers, and one nobody calls for a while (the
+    /// watch while a benchmark talks to the phone) must never block on a full pipe.
+    private let output = LineQueue()
+    private let readerDone = DispatchSemaphore(value: 0)
     private var nextTag = 1
     private let finished = DispatchSemaphore(value: 0)
     private var exitCode: Int32 = 0
@@ -52,6 +56,18 @@ public final class NodeProcessThread: @unchecked Sendable {
         }
         thread.stackSize = 4 << 20
         thread.start()
+        let (fd, queue, done) = (answerFD, output, readerDone)
+        Thread {
+            var buf = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = read(fd, &buf, buf.count)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                queue.append(buf[0..<n])
+            }
+            queue.close()
+            done.signal()
+        }.start()
         while true {
             let line = try readLine(deadlineMs: 30_000)
             if line.hasPrefix("! listening ") {
@@ -107,6 +123,7 @@ public final class NodeProcessThread: @unchecked Sendable {
         _ = try? call("quit", deadlineMs: 10_000)
         close(commandFD)
         finished.wait()
+        readerDone.wait()
         close(answerFD)
         exitCode = exitHolder.exit
         return exitCode
@@ -115,18 +132,55 @@ public final class NodeProcessThread: @unchecked Sendable {
     deinit { if !stopped { stop() } }
 
     private func readLine(deadlineMs: Int32) throws -> String {
+        switch output.next(deadlineMs: Int(deadlineMs)) {
+        case .line(let line): return line
+        case .timedOut: throw Failure(description: "no answer from the node within \(deadlineMs) ms")
+        case .closed: throw Failure(description: "the node closed its control channel")
+        }
+    }
+}
+
+/// The lines a node wrote, filled by the reader thread and taken by the caller.
+final class LineQueue: @unchecked Sendable {
+    // Unchecked: every access holds `condition`.
+    private let condition = NSCondition()
+    private var pending: [UInt8] = []
+    /// Where the next line starts in `pending`.
+    private var start = 0
+    private var isClosed = false
+
+    enum Next { case line(String), timedOut, closed }
+
+    func append(_ bytes: ArraySlice<UInt8>) {
+        condition.lock()
+        pending.append(contentsOf: bytes)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func close() {
+        condition.lock()
+        isClosed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next whole line, waiting at most `deadlineMs`.
+    func next(deadlineMs: Int) -> Next {
+        let deadline = Date(timeIntervalSinceNow: Double(deadlineMs) / 1000)
+        condition.lock()
+        defer { condition.unlock() }
         while true {
-            if let nl = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[0..<nl], as: UTF8.self)
-                pending.removeFirst(nl + 1)
-                return line
+            if let nl = pending[start...].firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[start..<nl], as: UTF8.self)
+                start = nl + 1
+                // Taken lines are dropped in bulk, not one by one (a backlog of notices).
+                if start == pending.count { pending.removeAll(keepingCapacity: true); start = 0 }
+                else if start > 1 << 16 && start > pending.count / 2 { pending.removeFirst(start); start = 0 }
+                return .line(line)
             }
-            var p = pollfd(fd: answerFD, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, deadlineMs) > 0 else { throw Failure(description: "no answer from the node within \(deadlineMs) ms") }
-            var buf = [UInt8](repeating: 0, count: 65_536)
-            let n = read(answerFD, &buf, buf.count)
-            guard n > 0 else { throw Failure(description: "the node closed its control channel") }
-            pending.append(contentsOf: buf[0..<n])
+            if isClosed { return .closed }
+            if !condition.wait(until: deadline) { return .timedOut }
         }
     }
 }

@@ -92,34 +92,70 @@ public struct StoreOpenError: Error, CustomStringConvertible, Sendable {
     public var description: String { "cannot open the store \(path): \(reason)" }
 }
 
-/// The pairing secret file `pairing.secret` in the state directory (hex, mode 0600).
+/// The pairing secret file `pairing.secret` in the state directory (its code, mode 0600).
+///
+/// A secret is 32 random bytes — the Noise pre-shared key itself, never derived from
+/// something a person could guess. Its code is 64 hex digits and 4 check digits (the first
+/// two bytes of the secret's SHA-256, so a mistyped code is refused rather than stored) in
+/// groups of four: `3f9a-1b2c-…-c0de`. The code reaches a node through a file or standard
+/// input only, never through a command line or the environment (any local user can read
+/// those of every process).
 public enum PairingFile {
     public static let fileName = "pairing.secret"
-    public static let secretBytes = 16
+    public static let secretBytes = LinkConfig.pairingSecretBytes
+    /// Hex digits in a code: the secret's, then the check digits.
+    static let codeDigits = secretBytes * 2 + 4
 
-    /// The human code for a secret: 32 hex digits in groups of four (`3f9a-1b2c-…`).
+    /// The human code for a secret: hex in groups of four, check digits last.
     public static func code(for secret: [UInt8]) -> String {
-        let hex = Array(hexString(secret))
+        let hex = Array(hexString(secret) + hexString(SHA256.hash(secret).prefix(2)))
         return stride(from: 0, to: hex.count, by: 4).map { String(hex[$0..<min($0 + 4, hex.count)]) }.joined(separator: "-")
     }
 
-    /// The secret a code stands for; nil when it is not 32 hex digits (dashes and spaces ignored).
-    public static func secret(fromCode code: String) -> [UInt8]? {
-        let digits = code.filter { $0 != "-" && $0 != " " }
-        guard digits.count == secretBytes * 2, let b = bytesFromHex(digits) else { return nil }
-        return b
+    /// The secret a code stands for, or why the code is not one (dashes and spaces ignored).
+    public static func parse(code: String) -> Result<[UInt8], PairingCodeError> {
+        let digits = code.filter { $0 != "-" && $0 != " " && $0 != "\t" && $0 != "\n" && $0 != "\r" }
+        guard digits.count == codeDigits else {
+            return .failure(PairingCodeError("a pairing code has \(codeDigits) hex digits (as `phone-node pair` prints it), this one has \(digits.count)"))
+        }
+        guard let all = bytesFromHex(digits) else { return .failure(PairingCodeError("a pairing code has hex digits only (0-9, a-f)")) }
+        let secret = Array(all.prefix(secretBytes))
+        guard Array(all.suffix(2)) == Array(SHA256.hash(secret).prefix(2)) else {
+            return .failure(PairingCodeError("the code's check digits do not match: it was mistyped"))
+        }
+        return .success(secret)
     }
 
+    /// The secret a code stands for; nil when it is not a valid code.
+    public static func secret(fromCode code: String) -> [UInt8]? {
+        if case .success(let s) = parse(code: code) { return s }
+        return nil
+    }
+
+    /// The stored secret; nil when there is none or it is not a code of this version.
     public static func read(directory: String) -> [UInt8]? {
         guard let text = readTextFile(directory + "/" + fileName) else { return nil }
         return secret(fromCode: text.trimmingCharacters())
     }
 
+    /// Why the stored secret cannot be used (nil: there is none, or it is fine).
+    public static func problem(directory: String) -> String? {
+        guard let text = readTextFile(directory + "/" + fileName) else { return nil }
+        if case .failure(let e) = parse(code: text.trimmingCharacters()) {
+            return "\(directory)/\(fileName) holds no usable pairing code (\(e)); pair again"
+        }
+        return nil
+    }
+
+    /// Stores the secret's code (mode 0600, written to a temporary file then renamed).
     public static func write(_ secret: [UInt8], directory: String) throws {
+        precondition(secret.count == secretBytes, "a pairing secret is \(secretBytes) bytes")
         let path = directory + "/" + fileName
         let tmp = path + ".tmp"
-        let fd = Glibc.open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        unlink(tmp)
+        let fd = Glibc.open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o600)
         guard fd >= 0 else { throw POSIXError("open(\(tmp))") }
+        fchmod(fd, 0o600)
         let bytes = Array((code(for: secret) + "\n").utf8)
         let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         fsync(fd)
@@ -127,6 +163,36 @@ public enum PairingFile {
         guard n == bytes.count else { throw POSIXError("write(\(tmp))") }
         guard rename(tmp, path) == 0 else { throw POSIXError("rename(\(tmp))") }
     }
+}
+
+/// A pairing code that is not one: what is wrong with it.
+public struct PairingCodeError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
+
+/// Makes `path` (created when missing, with its parents) a directory only its owner can
+/// enter (0700), as a node's state directory MUST be: it holds the pairing secret and the
+/// store. Returns true when it had to tighten the mode of an existing directory.
+@discardableResult
+public func makePrivateDirectory(_ path: String) throws -> Bool {
+    if access(path, F_OK) != 0 {
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectories(String(path[..<slash])) }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST { throw POSIXError("mkdir(\(path))") }
+    }
+    var st = stat()
+    guard stat(path, &st) == 0 else { throw POSIXError("stat(\(path))") }
+    guard st.st_mode & 0o077 != 0 else { return false }
+    guard chmod(path, 0o700) == 0 else { throw POSIXError("chmod(\(path))") }
+    return true
+}
+
+/// Tightens a secret file to 0600 when others could read it; true when it did.
+@discardableResult
+public func makeFilePrivate(_ path: String) -> Bool {
+    var st = stat()
+    guard stat(path, &st) == 0, st.st_mode & 0o077 != 0 else { return false }
+    return chmod(path, 0o600) == 0
 }
 
 /// Reads a whole small text file; nil when it cannot be read.

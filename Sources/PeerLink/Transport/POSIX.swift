@@ -75,7 +75,9 @@ enum Sock {
             try address.withSockAddr { sa, len in
                 guard bind(fd, sa, len) == 0 else { throw POSIXError("bind(\(address))") }
             }
-            guard Glibc.listen(fd, 16) == 0 else { throw POSIXError("listen") }
+            // A backlog that a burst of strangers does not fill before the poll loop accepts (and
+            // refuses) them: past it the kernel drops SYNs, and the paired watch's reconnect waits.
+            guard Glibc.listen(fd, 256) == 0 else { throw POSIXError("listen") }
         } catch {
             close(fd)
             throw error

@@ -42,8 +42,10 @@ extension SimulatedNetwork {
         var r = rng
         if role == .phone {
             phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: now, rng: &r)
+            phone.summarizesFrames = recordsTrace
         } else {
             watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: now, rng: &r)
+            watch.summarizesFrames = recordsTrace
         }
         rng = r
         down.remove(role)

@@ -88,8 +88,8 @@ extension SimulatedNetwork {
             link = SimLink(id: id)
             lastArrival = PerRole(both: now)
             note("\(now) connect \(id)")
-            phone.connectionOpened(id, isInitiator: false, nonce: nonce(), now: now)
-            watch.connectionOpened(id, isInitiator: true, nonce: nonce(), now: now)
+            phone.connectionOpened(id, isInitiator: false, ephemeralKey: ephemeralKey(), now: now)
+            watch.connectionOpened(id, isInitiator: true, ephemeralKey: ephemeralKey(), now: now)
             route(.phone)
             route(.watch)
         case .bytes(let conn, let to, let g, let bytes):
@@ -114,7 +114,7 @@ extension SimulatedNetwork {
             if outputs.isEmpty { return }
             for o in outputs {
                 switch o {
-                case .send(let id, let bytes): transmit(from: role, id, bytes)
+                case .send(let id, let bytes, let summary): transmit(from: role, id, bytes, summary)
                 case .close(let id, let reason): close(from: role, id, reason: reason)
                 case .log(let level, let message): logs.append("\(now) \(role) \(level.rawValue): \(message)")
                 case .fatal(let message):
@@ -125,15 +125,22 @@ extension SimulatedNetwork {
         }
     }
 
-    /// Puts one write (one frame) on the wire from `role`, through the faults.
-    func transmit(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8]) {
-        let to = role.peer
-        let dir = role == .phone ? "phone→watch" : "watch→phone"
+    /// Puts one write (one frame) on the wire from `role`, through the relay and the faults.
+    func transmit(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8], _ summary: FrameSummary?) {
         if rawConnections.contains(id) {
             rawReplies[id, default: []] += bytes  // a raw connection's answers: kept for `rawReply`
             return
         }
-        guard var l = link, l.id == id else { return }  // a closed connection
+        guard link?.id == id else { return }  // a closed connection
+        guard let relay else { return carry(from: role, id, bytes, summary) }
+        for write in relay(role, id, bytes) { carry(from: role, id, write, summary) }
+    }
+
+    /// Carries one write of the link through the faults.
+    func carry(from role: DeviceRole, _ id: ConnectionID, _ bytes: [UInt8], _ summary: FrameSummary?) {
+        let to = role.peer
+        let dir = role == .phone ? "phone→watch" : "watch→phone"
+        guard var l = link, l.id == id else { return }  // closed meanwhile
         var bytes = bytes
         var cutAfter = false
         if let limit = faults.closeAfterBytes, l.bytesCarried + bytes.count >= limit {
@@ -142,7 +149,7 @@ extension SimulatedNetwork {
         }
         l.bytesCarried += bytes.count
         link = l
-        let kind = recordsTrace ? labeler.label(sending: bytes, direction: dir) : ""
+        let kind = recordsTrace ? summary.map { labeler.label(sending: $0, direction: dir) } ?? FrameLabeler.label(record: bytes) : ""
         var start = max(now, wireFreeAt[role])
         let sendStart = start
         if let bw = faults.bytesPerMs, bw > 0 { start += EpochMs((bytes.count + bw - 1) / bw) }
@@ -163,9 +170,12 @@ extension SimulatedNetwork {
             let previousArrival = lastArrival[to]
             arrival = max(arrival, previousArrival)
             lastArrival[to] = arrival
-            let dup = !cutAfter && rng.chance(faults.duplicatePercent)
-            note("\(now) \(dir) \(kind) \(bytes.count)B \((dup ? FrameFate.duplicated : .delivered).rawValue)")
-            recordFrame(from: role, kind, bytes.count, dup ? .duplicated : .delivered, dup ? [arrival, arrival] : [arrival])
+            let tampered = !cutAfter && rng.chance(faults.tamperPercent)
+            if tampered { bytes = RecordTamper.flippingOneByte(bytes, random: rng.next()) }
+            let dup = !cutAfter && !tampered && rng.chance(faults.duplicatePercent)
+            let fate: FrameFate = tampered ? .tampered : dup ? .duplicated : .delivered
+            note("\(now) \(dir) \(kind) \(bytes.count)B \(fate.rawValue)")
+            recordFrame(from: role, kind, bytes.count, fate, dup ? [arrival, arrival] : [arrival])
             // Over a slow link the frame's bytes arrive in pieces over its transfer time (not
             // while frames are reordered: a late frame must not land inside another one).
             let pieces = faults.reorderPercent > 0 ? [(end: bytes.count, atMs: arrival)]

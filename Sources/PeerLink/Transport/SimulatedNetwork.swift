@@ -37,6 +37,10 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     public let watchFiles = MemoryFileStorage()
     /// The faults in force (change them at any time).
     public var faults = NetworkFaults()
+    /// A relay on the link (tests: an attacker on the wire). It is given each write the link
+    /// carries — whole records — with its sender and connection, and what it returns is carried
+    /// instead: changed, dropped, repeated, or with writes of its own.
+    public var relay: ((_ from: DeviceRole, _ connection: ConnectionID, _ bytes: [UInt8]) -> [[UInt8]])?
     /// False while the link is down (out of range): connections fail, the current one is cut.
     public internal(set) var isLinkUp = true
     /// One line per frame and per network event: `time direction kind fate`.
@@ -56,7 +60,9 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// out): lets an observer look at the node's state step by step.
     public var observer: ((DeviceRole) -> Void)?
     /// False: `trace` is not kept (sweeps that only need the outcome run faster).
-    public var recordsTrace = true
+    public var recordsTrace = true {
+        didSet { phone.summarizesFrames = recordsTrace; watch.summarizesFrames = recordsTrace }
+    }
 
     let phoneSetup: NodeSetup<Phone>
     let watchSetup: NodeSetup<Watch>
@@ -92,6 +98,8 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: startMs, rng: &r)
         watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: startMs, rng: &r)
         rng = r
+        phone.summarizesFrames = true
+        watch.summarizesFrames = true
         route(.phone)
         route(.watch)
     }
@@ -144,7 +152,7 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         nextConnection += 1
         rawConnections.insert(id)
         note("\(now) raw connection \(id) opened (\(bytes.count) bytes)")
-        phone.connectionOpened(id, isInitiator: false, nonce: nonce(), now: now)
+        phone.connectionOpened(id, isInitiator: false, ephemeralKey: ephemeralKey(), now: now)
         route(.phone)
         queue.push(now + (direct ? 0 : faults.latencyMs), .bytes(conn: id, to: .phone, generation: generation[.phone], bytes: bytes))
         return id
@@ -192,8 +200,10 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         return r
     }
 
-    func nonce() -> [UInt8] {
-        (0..<2).flatMap { _ -> [UInt8] in let v = rng.next(); return (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+    /// 32 bytes from the network's seeded generator: a node's Noise ephemeral private key
+    /// for a connection (the process shell's come from the system's secure generator).
+    func ephemeralKey() -> [UInt8] {
+        (0..<4).flatMap { _ -> [UInt8] in let v = rng.next(); return (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
     }
 }
 

@@ -16,6 +16,8 @@ public struct NetworkFaults: Sendable, Equatable {
     public var duplicatePercent: Double = 0
     /// Frames held back so that later frames overtake them.
     public var reorderPercent: Double = 0
+    /// Frames with one byte of a record body flipped on the way (`RecordTamper`).
+    public var tamperPercent: Double = 0
     /// Writes are delivered in pieces of at most this many bytes (nil: whole).
     public var sliceBytes: Int? = nil
     /// A connection is closed after carrying this many bytes (both directions; nil: never).
@@ -29,7 +31,7 @@ public struct NetworkFaults: Sendable, Equatable {
 
 /// What happened to a frame in the simulated network (the trace's last word).
 public enum FrameFate: String, Sendable {
-    case delivered, dropped, duplicated, reordered
+    case delivered, dropped, duplicated, reordered, tampered
 }
 
 /// A timed event of the simulated network.

@@ -3,15 +3,16 @@ import Shared
 /// The kinds of frame PeerLink sends. docs/PROTOCOL.md describes each body byte by byte.
 public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     // MARK: Handshake
-    /// Connector → listener: role, protocol version, nonce.
+    /// Connector → listener: the first Noise handshake message (a plaintext record).
     case hello = 0x01
-    /// Listener → connector: role, version, nonce, proof of the pairing secret.
+    /// Listener → connector: the second Noise handshake message (a plaintext record).
     case helloReply = 0x02
-    /// Connector → listener: proof of the pairing secret, session state.
+    /// Connector → listener, sealed: the connector's session state (it proves the keys).
     case auth = 0x03
-    /// Listener → connector: session state; the link is up.
+    /// Listener → connector, sealed: the listener's session state; the link is up.
     case ready = 0x04
-    /// Either side: the connection is refused, with a reason; then closed.
+    /// Either side: the connection is refused or closed, with a reason (a plaintext record
+    /// before the sender has keys, sealed after).
     case reject = 0x05
 
     // MARK: Liveness
@@ -80,8 +81,19 @@ public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         }
     }
 
-    /// True for the frames allowed before the handshake completes.
+    /// True for the frames of the handshake.
     public var isHandshake: Bool { rawValue <= 0x05 }
+
+    /// The plaintext record type a frame of this kind goes in before keys are in place
+    /// (only the Noise messages and a refusal can); nil for the others.
+    public var plaintextRecordType: RecordType? {
+        switch self {
+        case .hello: .hello
+        case .helloReply: .helloReply
+        case .reject: .reject
+        default: nil
+        }
+    }
 }
 
 /// One frame: a kind and its body.
@@ -95,46 +107,9 @@ public struct Frame: Sendable, Equatable {
     }
 }
 
-/// The fixed frame header and its limits.
-///
-/// ```
-/// offset size  field
-/// 0      2     magic "PL" (0x50 0x4C)
-/// 2      1     protocol version (1)
-/// 3      1     frame kind (FrameKind)
-/// 4      4     body length, unsigned big-endian, at most maxBodyBytes
-/// 8      n     body
-/// ```
-public enum FrameHeader {
-    public static let magic: (UInt8, UInt8) = (0x50, 0x4C)
-    public static let version: UInt8 = 1
-    public static let size = 8
-    /// The largest body accepted: a file chunk (256 KiB) with its header, and headroom.
+extension Frame {
+    /// The largest frame body (a file chunk of 256 KiB with its header, an application
+    /// context of 256 KiB, and headroom). A frame larger than a record is carried by several
+    /// sealed records (`SecureChannel`); the receiver refuses one that grows past this.
     public static let maxBodyBytes = 1 << 20
-}
-
-/// Writes frames.
-public enum FrameEncoder {
-    /// The frame's bytes: header then body.
-    public static func encode(_ frame: Frame) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(FrameHeader.size + frame.body.count)
-        append(frame, to: &out)
-        return out
-    }
-
-    /// Appends the frame's bytes to `out`.
-    public static func append(_ frame: Frame, to out: inout [UInt8]) {
-        appendHeader(kind: frame.kind, bodyCount: frame.body.count, to: &out)
-        out.append(contentsOf: frame.body)
-    }
-
-    /// Appends the header of a frame whose body of `bodyCount` bytes the caller appends next
-    /// (a file chunk read straight into the frame's buffer).
-    public static func appendHeader(kind: FrameKind, bodyCount: Int, to out: inout [UInt8]) {
-        precondition(bodyCount <= FrameHeader.maxBodyBytes, "frame body over maxBodyBytes: \(bodyCount)")
-        let n = UInt32(bodyCount)
-        out.append(contentsOf: [FrameHeader.magic.0, FrameHeader.magic.1, FrameHeader.version, kind.rawValue,
-                                UInt8(n >> 24), UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)])
-    }
 }

@@ -2,15 +2,16 @@ import COpenSSL
 
 /// HMAC-SHA256 and secure random bytes, through OpenSSL.
 public enum HMACSHA256 {
-    /// The MAC of `message` under `key` (32 bytes).
+    /// The MAC of `message` under `key` (32 bytes), through OpenSSL's EVP_MAC (the shim
+    /// keeps one HMAC-SHA256 context per thread to start each MAC from).
     public static func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
-        var len: UInt32 = 0
-        key.withUnsafeBufferPointer { k in
+        let ok = key.withUnsafeBufferPointer { k in
             message.withUnsafeBufferPointer { m in
-                _ = COpenSSL.HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.baseAddress, m.count, &out, &len)
+                out.withUnsafeMutableBufferPointer { o in peerlink_hmac_sha256(k.baseAddress, k.count, m.baseAddress, m.count, o.baseAddress) }
             }
         }
+        guard ok == 1 else { fatalError("HMAC-SHA256 through EVP_MAC failed") }
         return out
     }
 

@@ -21,6 +21,11 @@ public struct SHA256: ~Copyable {
         }
     }
 
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        _ = EVP_DigestUpdate(ctx, bytes.baseAddress, bytes.count)
+    }
+
     public consuming func finish() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Self.byteCount)
         var len: UInt32 = 0

@@ -24,6 +24,7 @@ public struct ProxyStatus: Sendable, Equatable {
     public var dropped = 0
     public var duplicated = 0
     public var reordered = 0
+    public var tampered = 0
 }
 
 /// The fault proxy of process mode: the watch connects to it, it connects to the phone, and

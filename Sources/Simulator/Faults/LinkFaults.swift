@@ -19,6 +19,8 @@ public struct LinkFaults: Sendable, Equatable, CustomStringConvertible {
     public var lossPercent: Double = 0
     public var duplicatePercent: Double = 0
     public var reorderPercent: Double = 0
+    /// Percentage of records with one body byte flipped on the way (a relay tampering).
+    public var tamperPercent: Double = 0
     /// Forward each frame in writes of at most this many bytes.
     public var sliceBytes: Int?
     /// Close the connection after this many bytes have crossed it (both directions).
@@ -37,6 +39,7 @@ public struct LinkFaults: Sendable, Equatable, CustomStringConvertible {
         if lossPercent > 0 { parts.append("loss \(lossPercent)%") }
         if duplicatePercent > 0 { parts.append("duplicate \(duplicatePercent)%") }
         if reorderPercent > 0 { parts.append("reorder \(reorderPercent)%") }
+        if tamperPercent > 0 { parts.append("tamper \(tamperPercent)%") }
         if let s = sliceBytes { parts.append("slice \(s)") }
         if let c = closeAfterBytes { parts.append("close-after \(c)") }
         return parts.isEmpty ? "clear" : parts.joined(separator: ", ")
@@ -97,6 +100,7 @@ public struct FaultPlanner: Sendable {
             pieces = BandwidthPieces.pieces(count: bytes, startMs: transfer.startMs, endMs: transfer.endMs,
                                             delayMs: max(0, faults.latencyMs), lastAtMs: at)
         }
+        if fate == .delivered, chance(faults.tamperPercent) { return (.tampered, [at], pieces) }
         if chance(faults.duplicatePercent) { return (.duplicated, [at, at], pieces) }
         return (fate, [at], pieces)
     }

@@ -18,7 +18,7 @@ struct HeldFrame {
 struct ProxyPair {
     var watchFD: Int32
     var phoneFD: Int32
-    var decoders: [LinkDirection: FrameDecoder] = [.phoneToWatch: FrameDecoder(), .watchToPhone: FrameDecoder()]
+    var decoders: [LinkDirection: RecordDecoder] = [.phoneToWatch: RecordDecoder(), .watchToPhone: RecordDecoder()]
     /// When a direction's bytes stop parsing as frames, they are passed through raw.
     var raw: Set<LinkDirection> = []
     var held: [LinkDirection: [HeldFrame]] = [.phoneToWatch: [], .watchToPhone: []]
@@ -40,8 +40,6 @@ struct ProxyState {
     var timeline: [String] = []
     /// The timeline's frames as data (the run report).
     var frames: [FrameRecord] = []
-    /// Names the timeline's frames (and marks retries).
-    var labeler = FrameLabeler()
 
     init(planner: FaultPlanner, nowMs: EpochMs) {
         self.planner = planner
@@ -112,12 +110,14 @@ struct ProxyState {
         p.decoders[dir]!.feed(buf[0..<n])
         while true {
             do {
-                guard let frame = try p.decoders[dir]!.next() else { break }
+                guard let record = try p.decoders[dir]!.next() else { break }
                 let counted = true
                 if counted { counts.framesIn[dir, default: 0] += 1 }
-                let bytes = FrameEncoder.encode(frame)
+                var bytes = RecordEncoder.encode(record)
                 let (fate, times, pieces) = planner.plan(bytes: bytes.count, direction: dir, nowMs: nowMs)
-                let label = labeler.label(sending: bytes, direction: dir.rawValue)
+                if fate == .tampered { bytes = RecordTamper.flippingOneByte(bytes, random: planner.rng.next()) }
+                // The proxy sees what any relay sees: records, sealed once the handshake is done.
+                let label = FrameLabeler.label(record: bytes)
                 timeline.append("\(nowMs) \(dir.rawValue) \(label) \(bytes.count)B \(fate.rawValue)")
                 let arrivals = pieces.count > 1 ? [pieces.last!.atMs] + times.dropFirst() : times
                 frames.append(FrameRecord(sentMs: nowMs, from: dir == .watchToPhone ? .watch : .phone, label: label, bytes: bytes.count,
@@ -126,6 +126,7 @@ struct ProxyState {
                 case .dropped: counts.dropped += 1
                 case .duplicated: counts.duplicated += 1
                 case .reordered: counts.reordered += 1
+                case .tampered: counts.tampered += 1
                 case .delivered: break
                 }
                 for (i, t) in times.enumerated() {

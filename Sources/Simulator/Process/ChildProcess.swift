@@ -113,6 +113,18 @@ public final class ChildProcess {
         return true
     }
 
+    /// Waits for the child to exit on its own; its exit code, or nil when it had not exited
+    /// within `timeoutMs` (or was killed by a signal).
+    public func waitForExit(timeoutMs: Int) -> Int32? {
+        let deadline = Self.monotonicMs() + Int64(timeoutMs)
+        while isRunning {
+            if Self.monotonicMs() > deadline { return nil }
+            usleep(5_000)
+        }
+        let signal = exitStatus & 0x7F
+        return signal == 0 ? (exitStatus >> 8) & 0xFF : nil
+    }
+
     /// Reads the child's output to its end and reaps it, at most `timeoutMs` in all: its exit
     /// code (128 + the signal when a signal ended it) and every line it printed that `readLine`
     /// had not taken; nil (the child killed) when it had not closed its output by the deadline.

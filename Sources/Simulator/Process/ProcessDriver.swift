@@ -64,7 +64,6 @@ public final class ProcessDriver: ScenarioDriver {
     var nodes: [DeviceRole: NodeHandle] = [:]
     var proxy: FaultProxy?
     var workDir = ""
-    var pairCode = ""
     var phoneAddress = ""
     var scenario: Scenario?
     var nowMs: EpochMs = 0
@@ -84,17 +83,30 @@ public final class ProcessDriver: ScenarioDriver {
         for role in [DeviceRole.phone, .watch] where access(options.executable(role).path, X_OK) != 0 {
             throw NodeCallError(message: "\(options.executable(role).path) not found: build it first (`swift build`), or leave out --bin")
         }
-        let phoneExe = options.phone
-        let pair = try ChildProcess(name: "pair", path: phoneExe.path, arguments: phoneExe.leadingArguments + ["pair", "--state", stateDir(.phone)],
-                                    stderrPath: workDir + "/pair.err")
-        guard let code = pair.readLine(timeoutMs: 10_000), PairingFile.secret(fromCode: code) != nil else {
-            throw NodeCallError(message: "`phone-node pair` printed no pairing code")
-        }
-        pair.terminate()
-        pairCode = code
+        try pair()
         try launch(.phone)
         try launch(.watch)
         try waitConnected()
+    }
+
+    /// Pairs the two state directories as a person would: `phone pair` prints a code, and
+    /// the code goes to `watch pair` on its standard input — through pipes only, never a
+    /// command line or the environment, which every local user can read.
+    func pair() throws {
+        let phoneExe = options.phone, watchExe = options.watch
+        let phonePair = try ChildProcess(name: "pair", path: phoneExe.path, arguments: phoneExe.leadingArguments + ["pair", "--state", stateDir(.phone)],
+                                         stderrPath: workDir + "/pair.err")
+        defer { phonePair.terminate() }
+        guard let code = phonePair.readLine(timeoutMs: 10_000), PairingFile.secret(fromCode: code) != nil else {
+            throw NodeCallError(message: "`phone-node pair` printed no pairing code (see \(workDir)/pair.err)")
+        }
+        let watchPair = try ChildProcess(name: "pair", path: watchExe.path, arguments: watchExe.leadingArguments + ["pair", "--state", stateDir(.watch)],
+                                         stderrPath: workDir + "/pair.err")
+        defer { watchPair.terminate() }
+        try watchPair.send(code)
+        guard let answer = watchPair.readLine(timeoutMs: 10_000), answer.hasPrefix("paired") else {
+            throw NodeCallError(message: "`watch-node pair` did not take the code (see \(workDir)/pair.err)")
+        }
     }
 
     /// Starts (or restarts) a node on the current virtual time.
@@ -107,7 +119,7 @@ public final class ProcessDriver: ScenarioDriver {
             args += ["--listen", phoneAddress.isEmpty ? "127.0.0.1:0" : phoneAddress, "--seed", String(s.seed)]
         case .watch:
             guard let p = proxy else { throw NodeCallError(message: "no proxy to connect the watch to") }
-            args += ["--connect", "127.0.0.1:\(p.port)", "--pair", pairCode, "--seed", String(s.seed &+ 1)]
+            args += ["--connect", "127.0.0.1:\(p.port)", "--seed", String(s.seed &+ 1)]
         }
         let child = try ChildProcess(name: role.rawValue, path: exe.path, arguments: args,
                                      stderrPath: "\(workDir)/\(role.rawValue).err")

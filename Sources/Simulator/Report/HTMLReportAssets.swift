@@ -52,6 +52,8 @@ enum HTMLReportAssets {
         .fr .dup { stroke-dasharray: 3 2; }
         .reordered, .fr.reordered line { stroke: #bf5af2; color: #bf5af2; }
         .ah.reordered { fill: #bf5af2; }
+        .tampered, .fr.tampered line { stroke: #ff375f; color: #ff375f; }
+        .ah.tampered { fill: #ff375f; }
         .retry { color: #ff9f0a; }
         .fr.retry line { stroke: #ff9f0a; stroke-dasharray: 5 3; }
         .fault-key { color: #ff453a88; }

@@ -9,7 +9,7 @@ import Shared
 /// change between moments is stored once.
 enum HTMLReportData {
     /// `FrameFate` as the page's index (order of its styles).
-    static let fates: [FrameFate] = [.delivered, .dropped, .duplicated, .reordered]
+    static let fates: [FrameFate] = [.delivered, .dropped, .duplicated, .reordered, .tampered]
 
     /// The scenario's data; `id` names its section (`s0`, `s1`…).
     static func scenario(_ r: ScenarioResult, id: String, svgs: inout SVGTable, title: String? = nil) -> PlistValue {

@@ -9,7 +9,7 @@ extension HTMLReportAssets {
         (function () {
           'use strict';
           var R = JSON.parse(document.getElementById('report-data').textContent);
-          var FATES = ['delivered', 'dropped', 'duplicated', 'reordered'];
+          var FATES = ['delivered', 'dropped', 'duplicated', 'reordered', 'tampered'];
           // Zoom levels: row height per event and the most a quiet stretch adds. Below 1/2 the labels
           // go and dense stretches fold into bands; every frame keeps its element at every level.
           var ZOOMS = [

@@ -207,15 +207,15 @@ public final class ScenarioRunner {
         case .stranger:
             seed &+= 0x9E37
             var rng = SplitMix64(seed: seed)
-            let nonce = (0..<16).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-            let wrong = (0..<16).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-            let answer = try driver.injectStranger(LinkSession.strangerAttempt(nonce: nonce, wrongSecret: wrong))
-            var decoder = FrameDecoder()
+            let key = (0..<32).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let wrong = (0..<32).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let answer = try driver.injectStranger(LinkSession.strangerAttempt(ephemeralKey: key, wrongSecret: wrong))
+            var decoder = RecordDecoder()
             decoder.feed(answer)
             var kinds: [String] = []
-            while let f = try? decoder.next() { kinds.append("\(f.kind)") }
+            while let r = try? decoder.next() { kinds.append("\(r.type)") }
             note("\(nowMs) a stranger tried to pair with the phone; it answered: \(kinds.joined(separator: ", "))")
-            let sawOnlyHandshake = kinds.allSatisfy { $0 == "helloReply" || $0 == "reject" }
+            let sawOnlyHandshake = kinds.allSatisfy { $0 == "reject" }
             return [CheckOutcome(location: step.location, description: "stranger connects", passed: sawOnlyHandshake,
                                  detail: sawOnlyHandshake ? "refused; it saw only \(kinds.isEmpty ? "nothing" : kinds.joined(separator: ", "))" : "it saw \(kinds.joined(separator: ", "))")]
         case .rollbackStore(let role):

@@ -85,6 +85,8 @@ public enum LinkFaultChange: Sendable, Equatable {
     case latency(Int64, jitterMs: Int64)
     case bandwidth(Int64?)
     case loss(Double), duplicate(Double), reorder(Double)
+    /// A relay flips one byte of a record body in this percentage of records.
+    case tamper(Double)
     case slice(Int?)
     case closeAfter(Int64?)
 
@@ -100,6 +102,7 @@ public enum LinkFaultChange: Sendable, Equatable {
         case .loss(let p): f.lossPercent = p
         case .duplicate(let p): f.duplicatePercent = p
         case .reorder(let p): f.reorderPercent = p
+        case .tamper(let p): f.tamperPercent = p
         case .slice(let n): f.sliceBytes = n
         case .closeAfter(let n): f.closeAfterBytes = n
         }
@@ -115,6 +118,7 @@ public enum LinkFaultChange: Sendable, Equatable {
         case .loss: .loss(0)
         case .duplicate: .duplicate(0)
         case .reorder: .reorder(0)
+        case .tamper: .tamper(0)
         case .slice: .slice(nil)
         case .closeAfter: .closeAfter(nil)
         }

@@ -341,7 +341,7 @@ public struct ScenarioParser {
     }
 
     /// `link down|up|reset|clear`, `link latency 50ms [jitter 20ms]`, `link bandwidth 8000`
-    /// (bytes per second) `| off`, `link loss|duplicate|reorder 10%`, `link slice 7 | off`,
+    /// (bytes per second) `| off`, `link loss|duplicate|reorder|tamper 10%`, `link slice 7 | off`,
     /// `link close-after 5000 | off`; any of them may end with `for DURATION`.
     mutating func linkStep(_ args: [String], at: EpochMs, loc: SourceLocation, text: String) throws(ScenarioError) -> ScenarioStep {
         var words = args
@@ -381,10 +381,11 @@ public struct ScenarioParser {
         case ("loss", 2): change = .loss(try percent(words[1]))
         case ("duplicate", 2): change = .duplicate(try percent(words[1]))
         case ("reorder", 2): change = .reorder(try percent(words[1]))
+        case ("tamper", 2): change = .tamper(try percent(words[1]))
         case ("slice", 2): change = .slice(try count(words[1]).map { Int($0) })
         case ("close-after", 2): change = .closeAfter(try count(words[1]))
         default:
-            throw ScenarioError(location: loc, message: "unknown link fault '\(words.joined(separator: " "))' (down, up, reset, clear, latency, bandwidth, loss, duplicate, reorder, slice, close-after)")
+            throw ScenarioError(location: loc, message: "unknown link fault '\(words.joined(separator: " "))' (down, up, reset, clear, latency, bandwidth, loss, duplicate, reorder, tamper, slice, close-after)")
         }
         if let d = forMs {
             guard let undo = change.inverse else { throw ScenarioError(location: loc, message: "'link \(verb)' cannot take 'for'") }

@@ -14,6 +14,7 @@ extension FaultKind {
             case .slice: .slicing
             case .closeAfter: .closeAfter
             case .reset: .resets
+            case .tamper: .tamper
             }
         case .kill, .crash: .kills
         case .clock: .clocks
@@ -46,8 +47,13 @@ extension FaultSchedule {
     /// seed's schedule without a class is its full schedule minus those faults).
     public static func random(seed: UInt64, spanMs: Int64, allowing allowed: Set<FaultClass> = Set(FaultClass.allCases)) -> FaultSchedule {
         var rng = SplitMix64(seed: seed &* 0xD1B5_4A32_D192_ED03 ^ 0x5357_4545_502D_4641)
-        var classes = FaultClass.allCases.filter { _ in rng.chance(classOnPercent) }
-        if classes.isEmpty { classes = [FaultClass.allCases[rng.next(in: 0...(FaultClass.allCases.count - 1))]] }
+        // The classes drawn from the seed's first generator, as before `tamper` existed: a
+        // seed's other faults are the same with it; `tamper` is drawn from a second one.
+        let drawnFirst = FaultClass.allCases.filter { $0 != .tamper }
+        var classes = drawnFirst.filter { _ in rng.chance(classOnPercent) }
+        if classes.isEmpty { classes = [drawnFirst[rng.next(in: 0...(drawnFirst.count - 1))]] }
+        var tamperRng = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ 0x5441_4D50_4552_2121)
+        let tamperOn = tamperRng.chance(classOnPercent)
         let span = max(1_000, spanMs)
         var faults: [ScheduledFault] = []
         var storeDamaged = false
@@ -64,6 +70,12 @@ extension FaultSchedule {
                     storeDamaged = true
                 }
                 faults.append(fault)
+            }
+        }
+        if tamperOn {
+            classes.append(.tamper)
+            for _ in 0..<tamperRng.next(in: faultsPerClass) {
+                faults.append(draw(.tamper, at: Int64(tamperRng.next(in: 0...Int(span / 1000))) * 1000, span: span, rng: &tamperRng))
             }
         }
         faults.sort { $0.atMs < $1.atMs }
@@ -131,6 +143,8 @@ extension FaultSchedule {
             return ScheduledFault(atMs: at, kind: .rollback(role(&rng)))
         case .damagePartialFile:
             return ScheduledFault(atMs: at, kind: .damagePartialFile(role(&rng)))
+        case .tamper:
+            return ScheduledFault(atMs: at, kind: .link(.tamper(Double(rng.next(in: 1...20)))), forMs: window(longestWindowMs, span: span, rng: &rng))
         }
     }
 }

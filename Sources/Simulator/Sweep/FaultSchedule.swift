@@ -7,6 +7,9 @@ public enum FaultClass: String, Sendable, CaseIterable {
     case closeAfter = "close-after"
     case resets, kills, clocks, corruption, rollback
     case damagePartialFile = "damage-partial-file"
+    /// A relay on the link flips a byte of a record now and then: detected, the connection
+    /// closed, the peers reconnect and resend.
+    case tamper
 
     /// Parses `a,b,c` (class names); nil when one is unknown.
     public static func list(_ text: String) -> [FaultClass]? {
@@ -72,6 +75,7 @@ public struct ScheduledFault: Sendable, Equatable, CustomStringConvertible {
         case .loss(let p): "loss \(percentText(p))"
         case .duplicate(let p): "duplicate \(percentText(p))"
         case .reorder(let p): "reorder \(percentText(p))"
+        case .tamper(let p): "tamper \(percentText(p))"
         case .slice(let n): "slice \(n.map(String.init) ?? "off")"
         case .closeAfter(let n): "close-after \(n.map(String.init) ?? "off")"
         }

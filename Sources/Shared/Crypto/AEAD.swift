@@ -1,0 +1,158 @@
+import COpenSSL
+
+/// The AEAD ciphers PeerLink can seal with, through OpenSSL's EVP interface, with the
+/// Noise framework's nonce encoding (12 bytes: 4 zero bytes, then the 64-bit counter,
+/// little-endian for ChaChaPoly, big-endian for AESGCM).
+public enum AEADCipher: String, Sendable, CaseIterable {
+    case chaChaPoly = "ChaChaPoly"
+    case aesGCM = "AESGCM"
+
+    /// The tag appended to every ciphertext.
+    public static let tagBytes = 16
+    /// The key size.
+    public static let keyBytes = 32
+
+    /// The provider's implementation, fetched once: handing OpenSSL 3 its built-in cipher
+    /// objects instead makes it fetch one at every context set-up (each key).
+    var evp: OpaquePointer { self == .chaChaPoly ? Self.fetchedChaCha : Self.fetchedAESGCM }
+
+    // `nonisolated(unsafe)`: a fetched EVP_CIPHER is immutable and OpenSSL shares it between
+    // threads; each is fetched once and never freed.
+    nonisolated(unsafe) static let fetchedChaCha: OpaquePointer = fetch("ChaCha20-Poly1305")
+    nonisolated(unsafe) static let fetchedAESGCM: OpaquePointer = fetch("AES-256-GCM")
+
+    private static func fetch(_ name: String) -> OpaquePointer {
+        guard let c = EVP_CIPHER_fetch(nil, name, nil) else { fatalError("EVP_CIPHER_fetch(\(name)) failed") }
+        return c
+    }
+
+    /// Writes the 12-byte nonce for counter `n` at `iv`.
+    func writeNonce(_ n: UInt64, to iv: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<4 { iv[i] = 0 }
+        for i in 0..<8 {
+            let byte = UInt8(truncatingIfNeeded: n >> (8 * UInt64(i)))
+            if self == .chaChaPoly { iv[4 + i] = byte } else { iv[11 - i] = byte }
+        }
+    }
+}
+
+/// One AEAD key with its OpenSSL context, set up once and reused for every message (only
+/// the nonce changes between calls).
+///
+/// `@unchecked Sendable`: the context is mutated by every call, so a key MUST be used by
+/// one thread at a time; each connection's keys belong to the one engine that owns the
+/// connection, and an engine runs on one thread.
+public final class AEADKey: @unchecked Sendable {
+    public let cipher: AEADCipher
+    /// The raw key (Noise's `k`), kept for `REKEY` and for comparisons in tests.
+    public let bytes: [UInt8]
+    private let ctx: OpaquePointer
+    private let encrypting: Bool
+
+    /// A key for sealing (`encrypting`) or for opening.
+    public init(_ cipher: AEADCipher, key: [UInt8], encrypting: Bool) {
+        precondition(key.count == AEADCipher.keyBytes, "an AEAD key is \(AEADCipher.keyBytes) bytes")
+        guard let c = EVP_CIPHER_CTX_new() else { fatalError("EVP_CIPHER_CTX_new failed: out of memory") }
+        let ok = key.withUnsafeBufferPointer { k in
+            encrypting ? EVP_EncryptInit_ex(c, cipher.evp, nil, k.baseAddress, nil) : EVP_DecryptInit_ex(c, cipher.evp, nil, k.baseAddress, nil)
+        }
+        guard ok == 1 else { fatalError("EVP cipher init (\(cipher)) failed") }
+        self.cipher = cipher
+        self.bytes = key
+        self.ctx = c
+        self.encrypting = encrypting
+    }
+
+    deinit { EVP_CIPHER_CTX_free(ctx) }
+
+    /// Encrypts `plaintext` with counter `nonce` and associated data `ad` into `out`, which
+    /// MUST hold `plaintext.count + 16` bytes (ciphertext then tag). `out` may start at
+    /// `plaintext` (in place).
+    public func seal(nonce: UInt64, ad: UnsafeRawBufferPointer, plaintext: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count == plaintext.count + AEADCipher.tagBytes, "seal: the output must hold the plaintext and the tag")
+        seal(nonce: nonce, ad: ad, plaintext: plaintext, trailer: nil, into: out.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Encrypts `plaintext ‖ trailer` (one byte more) into `out`, which MUST hold
+    /// `plaintext.count + 1 + 16` bytes: the two parts need not lie together.
+    public func seal(nonce: UInt64, plaintext: UnsafeRawBufferPointer, trailer: UInt8, into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count == plaintext.count + 1 + AEADCipher.tagBytes, "seal: the output must hold the plaintext, the trailer and the tag")
+        seal(nonce: nonce, ad: UnsafeRawBufferPointer(start: nil, count: 0), plaintext: plaintext, trailer: trailer,
+             into: out.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
+
+    private func seal(nonce: UInt64, ad: UnsafeRawBufferPointer, plaintext: UnsafeRawBufferPointer, trailer: UInt8?, into o: UnsafeMutablePointer<UInt8>) {
+        precondition(encrypting, "seal with an opening key")
+        var len: Int32 = 0
+        let ok = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 13) { tmp in
+            cipher.writeNonce(nonce, to: tmp.baseAddress!)
+            return EVP_EncryptInit_ex(ctx, nil, nil, nil, tmp.baseAddress)
+        }
+        guard ok == 1 else { fatalError("EVP_EncryptInit_ex failed") }
+        if ad.count > 0 {
+            guard EVP_EncryptUpdate(ctx, nil, &len, ad.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(ad.count)) == 1 else { fatalError("EVP_EncryptUpdate(ad) failed") }
+        }
+        var written = 0
+        if plaintext.count > 0 {
+            guard EVP_EncryptUpdate(ctx, o, &len, plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1 else { fatalError("EVP_EncryptUpdate failed") }
+            written = Int(len)
+        }
+        if var t = trailer {
+            guard EVP_EncryptUpdate(ctx, o + written, &len, &t, 1) == 1 else { fatalError("EVP_EncryptUpdate failed") }
+            written += Int(len)
+        }
+        guard EVP_EncryptFinal_ex(ctx, o + written, &len) == 1 else { fatalError("EVP_EncryptFinal_ex failed") }
+        written += Int(len)
+        precondition(written == plaintext.count + (trailer == nil ? 0 : 1), "AEAD ciphertext length")
+        guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, Int32(AEADCipher.tagBytes), o + written) == 1 else { fatalError("EVP_CTRL_AEAD_GET_TAG failed") }
+    }
+
+    /// Decrypts `ciphertext` (ciphertext then 16-byte tag) into `out` (`ciphertext.count - 16`
+    /// bytes; it may start at `ciphertext`). Returns false when the tag does not verify: then
+    /// `out` holds bytes that MUST NOT be used.
+    public func open(nonce: UInt64, ad: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Bool {
+        precondition(!encrypting, "open with a sealing key")
+        guard ciphertext.count >= AEADCipher.tagBytes, out.count == ciphertext.count - AEADCipher.tagBytes else { return false }
+        let c = ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        // One scratch block: the nonce, a copy of the tag (decrypting in place overwrites the
+        // bytes before it only, but the copy keeps that reasoning out of the way), and room
+        // for the final call's (empty) output when there is no plaintext.
+        let ok = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { tmp -> Bool in
+            let iv = tmp.baseAddress!, tag = iv + 12, spare = iv + 28
+            cipher.writeNonce(nonce, to: iv)
+            tag.update(from: c + (ciphertext.count - AEADCipher.tagBytes), count: AEADCipher.tagBytes)
+            var len: Int32 = 0
+            guard EVP_DecryptInit_ex(ctx, nil, nil, nil, iv) == 1 else { return false }
+            if ad.count > 0 {
+                guard EVP_DecryptUpdate(ctx, nil, &len, ad.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(ad.count)) == 1 else { return false }
+            }
+            var end = spare
+            if out.count > 0 {
+                let o = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                guard EVP_DecryptUpdate(ctx, o, &len, c, Int32(out.count)) == 1 else { return false }
+                end = o + Int(len)
+            }
+            guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, Int32(AEADCipher.tagBytes), tag) == 1 else { return false }
+            return EVP_DecryptFinal_ex(ctx, end, &len) == 1
+        }
+        if !ok { ERR_clear_error() }
+        return ok
+    }
+
+    // MARK: - Arrays
+
+    /// `seal` of whole arrays: ciphertext ‖ tag.
+    public func seal(nonce: UInt64, ad: [UInt8] = [], _ plaintext: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: plaintext.count + AEADCipher.tagBytes)
+        ad.withUnsafeBytes { a in plaintext.withUnsafeBytes { p in out.withUnsafeMutableBytes { seal(nonce: nonce, ad: a, plaintext: p, into: $0) } } }
+        return out
+    }
+
+    /// `open` of whole arrays: the plaintext, or nil when it does not authenticate.
+    public func open(nonce: UInt64, ad: [UInt8] = [], _ ciphertext: [UInt8]) -> [UInt8]? {
+        guard ciphertext.count >= AEADCipher.tagBytes else { return nil }
+        var out = [UInt8](repeating: 0, count: ciphertext.count - AEADCipher.tagBytes)
+        let ok = ad.withUnsafeBytes { a in ciphertext.withUnsafeBytes { c in out.withUnsafeMutableBytes { open(nonce: nonce, ad: a, ciphertext: c, into: $0) } } }
+        return ok ? out : nil
+    }
+}
