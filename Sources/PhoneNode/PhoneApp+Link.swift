@@ -121,15 +121,16 @@ extension PhoneApp {
     /// The context's key for the settings snapshot.
     static let settingsContextKey = PeerPayloadKeys.settings
 
-    /// Sends the settings snapshot (`settingsValue` plus `language`) as the application
-    /// context when it differs from the last one set.
+    /// Sets the settings snapshot (`settingsValue` plus `language`) as the application context
+    /// after every settings change, as a WatchConnectivity app does: WatchConnectivity does not
+    /// deliver a context equal to the current one again. `contextsSent` counts the new ones.
     mutating func publishSettingsContext(_ ctx: inout NodeContext) {
         var snapshot = Self.settingsValue(settings(ctx)).dictionaryValue ?? [:]
         snapshot["language"] = .string(ctx.language.rawValue)
         let context: [String: PlistValue] = [Self.settingsContextKey: .dictionary(snapshot)]
-        guard ctx.applicationContext != context else { return }
+        let isNew = ctx.applicationContext != context
         switch ctx.updateApplicationContext(.dictionary(context)) {
-        case .success: state.link.contextsSent += 1
+        case .success: if isNew { state.link.contextsSent += 1 }
         case .failure(let e):
             state.link.recordLinkError(e.code.name)
             ctx.log(.error, "settings context not set: \(e)")

@@ -11,9 +11,11 @@ func runSweep(_ o: Options, text: String) -> Int32 {
     let file = o.files[0]
     let scenario: Scenario
     var faults: FaultSchedule?
+    var ops: WorkloadOps?
     do {
         scenario = try ScenarioParser.parse(text, file: file)
         if let f = o.faults { faults = try FaultSchedule.parse(f) }
+        if let x = o.ops { ops = try WorkloadOps.parse(x) }
     } catch {
         StandardError.write("\(error)\n")
         print("0 passed, 1 failed")
@@ -23,15 +25,18 @@ func runSweep(_ o: Options, text: String) -> Int32 {
     var options = SweepOptions()
     options.shrinks = o.shrink
     options.classes = o.classes
-    let session = SweepSession(scenario: scenario, seeds: seeds, options: options, jobs: o.jobs, faults: faults)
+    options.workload = o.workload.map { $0 == "default" ? WorkloadKind.default(for: scenario) : WorkloadKind(rawValue: $0)! }
+    let session = SweepSession(scenario: scenario, seeds: seeds, options: options, jobs: o.jobs, faults: faults, ops: ops)
     let range = o.seed.map { "seed \($0)" } ?? "seeds \(o.from)…\(o.from &+ UInt64(max(0, o.seeds - 1)))"
         + (o.shard.map { " (shard \($0.index)/\($0.of): \(seeds.count) seeds)" } ?? "")
     print("sweep \(scenario.name) (\(file)): \(range), \(o.jobs) threads")
     if o.classes.count < FaultClass.allCases.count {
         print("fault classes: \(FaultClass.allCases.filter(o.classes.contains).map(\.rawValue).joined(separator: ", "))")
     }
+    if let w = options.workload { print("workload: \(w.rawValue)") }
     if let s = o.seed {
-        print("faults: \(faults ?? FaultSchedule.random(seed: s, spanMs: scenario.endMs - scenario.startMs, allowing: o.classes))")
+        print("faults: \(faults ?? FaultSchedule.random(seed: s, spanMs: SeedSweep.spanMs(scenario, options: options), allowing: o.classes))")
+        if let w = options.workload { print("operations: \(ops ?? WorkloadGenerator.generate(w, seed: s, scenario: scenario))") }
     }
     let tty = isatty(1) == 1
     let start = ChildProcess.monotonicMs()
@@ -42,8 +47,11 @@ func runSweep(_ o: Options, text: String) -> Int32 {
     }
     if tty { print("") }
     for outcome in outcomes where !outcome.passed {
-        print(SweepSession.failureText(outcome, file: file, classes: o.classes))
-        if o.logs { for line in outcome.logs { print("  log: \(line)") } }
+        print(SweepSession.failureText(outcome, file: file, classes: o.classes, workload: options.workload))
+        if o.logs {
+            for line in outcome.opLines { print("  op: \(line)") }
+            for line in outcome.logs { print("  log: \(line)") }
+        }
     }
     let failed = outcomes.filter { !$0.passed }.count
     if let path = o.html {

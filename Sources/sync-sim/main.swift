@@ -22,7 +22,7 @@ if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "node" {
 let usage = """
     usage: sync-sim [FILE…] [options]      replay scenarios against a phone node and a watch node
            sync-sim sweep FILE --seeds N [--from S] [--shard i/n] [--jobs J]
-           sync-sim sweep FILE --seed S [--faults "…"]
+           sync-sim sweep FILE --seed S [--faults "…"] [--workload NAME [--ops "…"]]
            sync-sim node phone|watch [node options]
                                           run this executable as phone-node or watch-node (process
                                           mode starts its nodes this way; `… --help` lists their options)
@@ -47,7 +47,8 @@ let usage = """
 
     sweep: runs FILE in sim mode once per seed with a random fault schedule (partitions, loss,
     duplication, reordering, latency, bandwidth, slicing, close-after, resets, kill/crash,
-    clock bumps/drift/freeze, corruption/rollback, a relay flipping bytes; which classes are on
+    clock bumps/drift/freeze, corruption/rollback, damage to a partial file, a relay flipping
+    bytes; which classes are on
     is drawn per seed),
     then clears the faults, restarts both nodes and checks convergence, that no acknowledged
     user-info transfer was lost or delivered twice, and that each node's clock and seq only
@@ -61,9 +62,14 @@ let usage = """
       --jobs J        threads (default 2)
       --classes LIST  only these fault classes (comma-separated): partition, lossy, latency,
                       bandwidth, slicing, close-after, resets, kills, clocks, corruption, rollback,
-                      tamper
+                      damage-partial-file, tamper
       --without LIST  all fault classes but these
       --no-shrink     do not shrink failing schedules
+      --workload NAME mix a workload into every seed: seeded app actions on both devices
+                      (fitness, countdown, or default: the scenario's own), its model checked
+                      against both nodes after the recovery (the scenario's `expect always`
+                      expectations are checked only without a workload)
+      --ops "…"       the workload's operations instead of the seed's (with --seed and --workload)
     """
 
 let defaultScenarioPath = "scenarios/morning-run.scenario"
@@ -116,6 +122,9 @@ struct Options {
     var jobs = 2
     var shrink = true
     var classes = Set(FaultClass.allCases)
+    /// `--workload NAME` (`default`: the scenario's) and `--ops "…"`.
+    var workload: String?
+    var ops: String?
 }
 
 func parse(_ args: [String]) throws -> Options? {
@@ -160,6 +169,13 @@ func parse(_ args: [String]) throws -> Options? {
             guard let s = SeedSweep.parseShard(try value(a)) else { throw UsageError("--shard takes i/n with 1 ≤ i ≤ n") }
             o.shard = s
         case "--faults": o.faults = try value(a)
+        case "--workload":
+            let w = try value(a)
+            guard w == "default" || WorkloadKind(rawValue: w) != nil else {
+                throw UsageError("--workload takes \(WorkloadKind.allCases.map(\.rawValue).joined(separator: ", ")) or default")
+            }
+            o.workload = w
+        case "--ops": o.ops = try value(a)
         case "--classes", "--without":
             guard let list = FaultClass.list(try value(a)) else {
                 throw UsageError("\(a) takes fault classes separated by commas: \(FaultClass.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -177,8 +193,9 @@ func parse(_ args: [String]) throws -> Options? {
     if o.sweep {
         guard o.files.count == 1 else { throw UsageError("sweep takes one scenario FILE") }
         if o.faults != nil && o.seed == nil { throw UsageError("--faults goes with --seed S") }
-    } else if o.faults != nil || o.seed != nil || o.shard != nil {
-        throw UsageError("--seed, --faults and --shard go with `sync-sim sweep`")
+        if o.ops != nil && (o.seed == nil || o.workload == nil) { throw UsageError("--ops goes with --seed S and --workload NAME") }
+    } else if o.faults != nil || o.seed != nil || o.shard != nil || o.workload != nil || o.ops != nil {
+        throw UsageError("--seed, --faults, --shard, --workload and --ops go with `sync-sim sweep`")
     }
     if o.files.isEmpty {
         guard let found = defaultScenario() else {

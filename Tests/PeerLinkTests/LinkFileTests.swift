@@ -58,8 +58,11 @@ struct LinkFileTests {
         #expect(p.phoneFiles.list("inbox").isEmpty)
     }
 
+    /// A chunk changed on the way: the receiver's check (`FileChecksum.verify`, as the engine
+    /// runs it) fails, the file is sent again and delivered once, never the damaged copy.
     @Test func checksumMismatchIsRetriedAndNeverDelivered() throws {
         var p = SessionPair.connected()
+        p.phoneKeepsFilesIn = "kept"
         let data = Self.content(300_000)
         try p.watchFiles.write("f.bin", offset: 0, bytes: data)
         _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
@@ -74,7 +77,72 @@ struct LinkFileTests {
         #expect(p.phoneLogs.contains { $0.contains("failed its SHA-256 check") })
         let got = Self.received(p)
         #expect(got.count == 1)
+        #expect(try p.phoneFiles.readAll("kept/f.bin") == data, "the copy kept is the one sent")
         #expect(Self.finished(p).count == 1 && Self.finished(p)[0].1 == nil)
+    }
+
+    /// The phone delivers the file but its `fileAck delivered` is lost: when the watch sends
+    /// the file's end again (retransmission), the phone says delivered again, on the same
+    /// connection — the transfer does not stay outstanding until the next reconnect.
+    @Test func aLostDeliveredAcknowledgementIsGivenAgainWhenTheEndIsResent() throws {
+        var p = SessionPair.connected()
+        try p.watchFiles.write("f.bin", offset: 0, bytes: Self.content(5_000))
+        _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
+        p.collect()
+        while !p.wire.isEmpty {
+            let (to, f) = p.wire.removeFirst()
+            if f.kind == .fileAck, case .delivered? = try? FrameBodies.FileAck.decode(f.body) { continue }  // lost
+            p.deliver(to, f)
+        }
+        #expect(Self.received(p).count == 1 && Self.finished(p).isEmpty)
+        for _ in 0..<8 where Self.finished(p).isEmpty {
+            p.advance(2_000)
+            p.run()
+        }
+        #expect(Self.finished(p).count == 1 && Self.finished(p)[0].1 == nil)
+        #expect(Self.received(p).count == 1, "delivered once")
+        #expect(p.watch.outstandingFileTransfers.isEmpty)
+    }
+
+    /// The phone holds the whole file, committed, when it restarts; a byte of it changed
+    /// meanwhile. The watch offers the file again, the phone answers that it holds all of it,
+    /// the watch sends the end at once, the check fails, and the phone's `fileResume(0)` is
+    /// lost. The watch, which had everything acknowledged, resends only the end: the phone,
+    /// missing every byte now, must ask again, or the transfer stays outstanding forever.
+    @Test func aLostResumeAfterAFailedCheckIsAskedAgainWhenTheEndIsResent() throws {
+        var p = SessionPair.connected()
+        p.phoneKeepsFilesIn = "kept"
+        let data = Self.content(5_000)
+        try p.watchFiles.write("f.bin", offset: 0, bytes: data)
+        _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
+        p.collect()
+        while let i = p.wire.firstIndex(where: { $0.frame.kind != .fileEnd }) {
+            let (to, f) = p.wire.remove(at: i)
+            p.deliver(to, f)
+        }
+        #expect(p.phone.persistent.incomingFile?.committedBytes == 5_000)
+        p.wire = []
+        try p.restart(.phone)
+        let part = try #require(p.phoneFiles.list("inbox").first { $0.hasSuffix(".part") })
+        let byte = try p.phoneFiles.read(part, offset: 10, count: 1)
+        try p.phoneFiles.write(part, offset: 10, bytes: [byte[0] ^ 0x01])
+        p.watch.onConnectionClosed(p.connection, now: p.now)
+        p.collect()
+        p.connection += 1
+        p.connect()
+        var lostResume = false
+        while !p.wire.isEmpty {
+            let (to, f) = p.wire.removeFirst()
+            if f.kind == .fileResume, p.phone.stats.fileVerifyFailures == 1, !lostResume { lostResume = true; continue }
+            p.deliver(to, f)
+        }
+        #expect(lostResume && Self.received(p).isEmpty)
+        for _ in 0..<8 where Self.finished(p).isEmpty {
+            p.advance(2_000)
+            p.run()
+        }
+        #expect(Self.finished(p).count == 1 && Self.finished(p)[0].1 == nil)
+        #expect(try p.phoneFiles.readAll("kept/f.bin") == data)
     }
 
     @Test func persistentMismatchFailsTheTransferWithDeliveryFailed() throws {

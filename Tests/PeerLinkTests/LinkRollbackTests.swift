@@ -54,6 +54,59 @@ struct LinkRollbackTests {
         #expect(p.watch.outstandingUserInfoTransfers.isEmpty)
     }
 
+    /// The phone set context A then B; its store goes back to after A. The watch holds B as
+    /// version 2: the phone must not take version 2 for its own A, but send A again after it.
+    @Test func aSenderWhoseStoreWentBackSendsItsContextAgainUnderALaterVersion() throws {
+        var p = SessionPair.connected()
+        _ = p.phone.updateApplicationContext(["goal": "A"], now: p.now)
+        p.collect()
+        p.run()
+        let afterA = p.phone.persistent
+        _ = p.phone.updateApplicationContext(["goal": "B"], now: p.now)
+        _ = try p.phone.transferUserInfo(["n": 1], now: p.now).get()
+        p.collect()
+        p.run()
+        #expect(p.watch.receivedApplicationContext == ["goal": "B"] && p.watch.persistent.receivedContextVersion == 2)
+
+        p.disconnect()
+        p.phone = LinkSession(config: p.phone.config, persistent: afterA, seed: 9)
+        p.phone.activate()
+        p.connect()
+        p.run()
+        #expect(p.phoneLogs.contains { $0.contains("went back in time") })
+        #expect(p.phone.persistent.contextVersion == 3)
+        #expect(p.watch.receivedApplicationContext == p.phone.applicationContext)
+        #expect(p.watch.persistent.receivedContextVersion == 3)
+    }
+
+    /// The watch's store goes back to before its first file was delivered; it queues another
+    /// file, which takes the same number. The phone holds that number as delivered: the new
+    /// file must be numbered again and sent, not taken for delivered.
+    @Test func aFileQueuedAfterTheSendersStoreWentBackIsNotTakenForOneDelivered() throws {
+        var p = SessionPair.connected()
+        p.phoneKeepsFilesIn = "kept"
+        let before = p.watch.persistent
+        try p.watchFiles.write("a.bin", offset: 0, bytes: [1, 2, 3])
+        _ = try p.watch.transferFile(path: "a.bin", metadata: nil, now: p.now).get()
+        p.collect()
+        p.run()
+        #expect(p.phone.persistent.lastFileDelivered == 1)
+
+        p.disconnect()
+        p.watch = LinkSession(config: p.watch.config, persistent: before, seed: 9)
+        p.watch.activate()
+        try p.watchFiles.write("b.bin", offset: 0, bytes: [4, 5, 6, 7])
+        let t = try p.watch.transferFile(path: "b.bin", metadata: nil, now: p.now).get()
+        #expect(t.number == 1, "the lost history's number")
+        p.collect()
+        p.connect()
+        p.run()
+        #expect(p.watchLogs.contains { $0.contains("went back in time") })
+        #expect(try p.phoneFiles.readAll("kept/b.bin") == [4, 5, 6, 7])
+        #expect(p.phone.persistent.lastFileDelivered == 2)
+        #expect(p.watch.outstandingFileTransfers.isEmpty)
+    }
+
     @Test func anOrdinaryReconnectIsNotTakenForARollback() throws {
         var p = SessionPair.connected()
         _ = try p.watch.transferUserInfo(["n": 1], now: p.now).get()

@@ -3,7 +3,7 @@ import Shared
 
 /// Two sessions wired back to back without sockets: frames are passed by hand, persists are
 /// applied to in-memory stores, file operations to in-memory file storages (as the engine
-/// does), deliveries are recorded.
+/// does, with the engine's own file checksum, `FileChecksum`), deliveries are recorded.
 struct SessionPair {
     var phone: LinkSession
     var watch: LinkSession
@@ -69,8 +69,8 @@ struct SessionPair {
             var body = FrameBodies.FileChunk.header(number: n, offset: offset)
             body += (try? files.read(path, offset: offset, count: count)) ?? []
             wire.append((role.peer, Frame(.fileChunk, body)))
-        case .sendFileEnd(_, let n, let path, _):
-            wire.append((role.peer, Frame(.fileEnd, FrameBodies.FileEnd.encode(number: n, sha256: (try? files.sha256(path)) ?? []))))
+        case .sendFileEnd(_, let n, let path, let size):
+            wire.append((role.peer, Frame(.fileEnd, FrameBodies.FileEnd.encode(number: n, sha256: (try? FileChecksum.senderHash(path, in: files, sizeBytes: size, running: nil)) ?? []))))
         case .close(_, let r): closed.append((role, r))
         case .persist(let b): try! (role == .phone ? phoneStore : watchStore).commit(b)
         case .deliver(let e):
@@ -96,7 +96,7 @@ struct SessionPair {
                     if role == .phone { phone.onFileMeasured(number: n, sizeBytes: size, now: now) } else { watch.onFileMeasured(number: n, sizeBytes: size, now: now) }
                 } else if role == .phone { phone.onFileReadFailed(number: n, reason: "missing", now: now) } else { watch.onFileReadFailed(number: n, reason: "missing", now: now) }
             case .verify(let n, let p, let sha):
-                let ok = (try? files.sha256(p)) == sha
+                let ok = (try? FileChecksum.verify(p, in: files, expected: sha, running: nil).matches) ?? false
                 if role == .phone { phone.onFileVerified(number: n, matches: ok, now: now) } else { watch.onFileVerified(number: n, matches: ok, now: now) }
             }
         }

@@ -45,16 +45,40 @@ struct ReplicaRecoveryTests {
         }
     }
 
-    /// Opens the watch's store the way `NodeProcess` does: quarantine when SQLite or the
-    /// engine finds it corrupt.
+    /// Opens the watch's store as `NodeProcess` does (`NodeStoreFile.openNode`): quarantined
+    /// when SQLite's integrity check or the engine (a row's checksum, a row that does not
+    /// decode) finds it corrupt.
     static func openWatch(directory: String, now: EpochMs, incarnation: UInt64) throws -> (NodeEngine<RecoveryTestApp>, StoreOpening) {
-        var (store, opening) = try NodeStoreFile.open(directory: directory, wallMs: now)
-        do {
-            return (try RecoveryEnginePair.engine(.watch, store: store, now: now, incarnation: incarnation, opening: opening), opening)
-        } catch let e as StoreCorruption {
-            (store, opening) = try NodeStoreFile.quarantineAndCreate(path: store.db.path, reason: e.reason, wallMs: now)
-            return (try RecoveryEnginePair.engine(.watch, store: store, now: now, incarnation: incarnation, opening: opening), opening)
+        try NodeStoreFile.openNode(directory: directory, wallMs: now) { store, opening in
+            (try RecoveryEnginePair.engine(.watch, store: store, now: now, incarnation: incarnation, opening: opening), opening)
         }
+    }
+
+    /// A row changed behind SQLite's back: the file's structure is sound (`integrity_check`
+    /// passes), but the row no longer matches its checksum. The engine's load finds it and the
+    /// node starts over a quarantined file, as `NodeProcess` opens it.
+    @Test func aRowThatFailsItsChecksumIsFoundAndTheStoreQuarantined() throws {
+        let dir = Self.makeTempDirectory()
+        defer { Self.removeDirectory(dir) }
+        let pair = try RecoveryEnginePair(phoneStore: MemoryStore())
+        (pair.watch, _) = try Self.openWatch(directory: dir, now: pair.now, incarnation: 22)
+        pair.connect()
+        pair.run(.watch, "goal w1 kept")
+        pair.watch = nil
+        let path = dir + "/" + NodeStoreFile.fileName
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute("UPDATE kv_replica SET v = v || x'00'")
+            #expect(db.integrityProblem() == nil, "SQLite's own check sees nothing wrong")
+        }
+        let (restarted, opening) = try Self.openWatch(directory: dir, now: pair.now, incarnation: 33)
+        guard case .resetAfterCorruption(let reason, let moved) = opening else {
+            Issue.record("the changed row was not found (\(opening))")
+            return
+        }
+        #expect(reason.contains("checksum mismatch"))
+        #expect(access(moved, F_OK) == 0)
+        #expect(restarted.ctx.replica.entryCount == 0)
     }
 
     @Test(arguments: [UInt64(1), 2, 3])

@@ -52,6 +52,25 @@ struct ReplicaResetTests {
         #expect(phone.state.digest() == watch.state.digest())
     }
 
+    /// The phone's store went back (it starts a new incarnation, forgetting which watch store it
+    /// knew); before it hears from the watch again, the watch's store is found corrupt and reset.
+    /// To the phone the watch's announcement is a first contact, but the phone holds the
+    /// watch's old writes and its deletes: it must send them all, or the watch never gets its
+    /// own goals back and takes a deleted goal's id again (the two never converge).
+    @Test func aStoreThatWentBackSendsEverythingToAPeerThatResetsBeforeTheyMeetAgain() {
+        var (phone, watch) = syncedPair()
+        phone.state.delete(ReplicaFixture.goal(25), wallMs: t + 250)
+        syncUntilQuiet(&phone, &watch, nowMs: t + 260)
+        let before = phone.state.digest()
+        phone.sync.ownStoreWentBack()
+        watch.resetStore(incarnation: 99)
+        syncUntilQuiet(&phone, &watch, nowMs: t + 300)
+        #expect(watch.state.count(in: CountdownGoal.collection) == 29, "the watch's own goals came back")
+        #expect(watch.state.hasUsed(ReplicaFixture.goal(25)), "and the delete of one of them")
+        #expect(phone.state.digest() == watch.state.digest())
+        #expect(phone.state.digest() == before)
+    }
+
     @Test func writesMadeBeforeTheAnnouncementArrivesAreKept() {
         var (phone, watch) = syncedPair()
         watch.resetStore(incarnation: 99)

@@ -99,7 +99,7 @@ struct ScenarioParserTests {
         #expect(Self.error(text).split(separator: "\n") == [
             "bad.scenario:2:13: error: bad period '5x' (a duration like 250ms, 5s, 10m, 1h30m)",
             "bad.scenario:3:20: error: bad length '1q' (a duration like 30s, 10m, 1h30m)",
-            "bad.scenario:4:7: error: unknown action 'wach' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, stranger or every)",
+            "bad.scenario:4:7: error: unknown action 'wach' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, damage-partial-file, stranger or every)",
             "bad.scenario:5:7: error: unknown link fault 'flap' (down, up, reset, clear, latency, bandwidth, loss, duplicate, reorder, tamper, slice, close-after)",
         ])
         // Steps before a missing start: said once, not once per step.

@@ -44,7 +44,7 @@ struct CommandLineTests {
         #expect(r.status == 1)
         #expect(r.stderrLines == [
             "\(path):2:13: error: bad period '5x' (a duration like 250ms, 5s, 10m, 1h30m)",
-            "\(path):3:7: error: unknown action 'wach' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, stranger or every)",
+            "\(path):3:7: error: unknown action 'wach' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, damage-partial-file, stranger or every)",
         ])
         #expect(r.stdout.last == "0 passed, 1 failed")
         #expect(!r.stdout.joined().contains("bad period"), "the errors are listed once, on stderr")

@@ -17,6 +17,6 @@ struct MorningRunProcessTests {
         let result = ProcessConductor(options: ConductorOptions(binDirectory: executableDirectory())).run(scenario)
         #expect(result.passed, "\(result.text())")
         #expect(result.phoneDigest != nil && result.phoneDigest == result.watchDigest)
-        #expect(result.checks.contains { $0.description == "expect phone workouts == 1" && $0.passed })
+        #expect(result.checks.contains { $0.description == "expect always phone workouts == 1" && $0.passed })
     }
 }

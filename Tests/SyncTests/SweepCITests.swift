@@ -1,26 +1,47 @@
 import Testing
 import Simulator
 
-/// The CI sweep: every scenario of the library under random fault schedules (sim mode),
-/// 200 seeds each, checking convergence, exactly-once delivery of acknowledged user info, and
-/// monotonic clocks and seqs after recovery (see docs/SCENARIOS.md, *Sweeps*). Every fault
-/// class is on, store damage included (one damaged store per seed, see `FaultSchedule.random`).
-/// A failing seed's message has its faults, a shrunk list and the command that replays it.
+/// The CI sweep: every scenario of the library under random fault schedules (sim mode), every
+/// fault class on (store damage included: one damaged store per seed, see
+/// `FaultSchedule.random`), checking convergence of everything both sides must agree on,
+/// exactly-once delivery of acknowledged user info, durable counters that only go back by store
+/// damage (see docs/SCENARIOS.md, *Sweeps*), and
+/// - with each scenario's workload (fitness or countdown, `WorkloadKind.default(for:)`), 80
+///   seeds: seeded app actions on both devices mixed into the run, their reference model checked
+///   against both nodes after the recovery;
+/// - without a workload, 20 more seeds: the scenario's `expect always` expectations.
+/// A failing seed's message has its faults (and operations), the shrunk ones and the commands
+/// that replay it.
 ///
-/// 7,800 runs (39 scenarios) take about two minutes on 2 cores because the libraries are
-/// optimized even in debug builds (see Package.swift).
+/// 4,500 runs (45 scenarios × 100 seeds). A workload seed costs about 1.5 plain ones (its
+/// operations, the model's queries, a span of at least 20 min), so these cost about what
+/// 200 plain seeds of 38 scenarios did; the libraries are optimized even in debug builds
+/// (see Package.swift).
 @Suite("CI sweep of the scenario library")
 struct SweepCITests {
-    /// Seeds per scenario.
-    static let seedsPerScenario = 200
+    /// Seeds per scenario with its workload, and seeds with its `expect always` expectations.
+    static let workloadSeeds = 80
+    static let expectationSeeds = 20
 
     @Test(arguments: Library.names)
-    func randomFaultSchedulesNeverBreakTheInvariants(name: String) throws {
+    func randomFaultsAndTheScenariosWorkloadNeverBreakTheChecks(name: String) throws {
+        let scenario = try Library.load(name)
+        var options = SweepOptions()
+        options.workload = WorkloadKind.default(for: scenario)
+        let outcomes = SweepSession(scenario: scenario, seeds: SeedSweep.seeds(from: 1, count: Self.workloadSeeds), options: options, jobs: 1).run()
+        #expect(outcomes.count == Self.workloadSeeds)
+        for o in outcomes where !o.passed {
+            Issue.record("\(SweepSession.failureText(o, file: "scenarios/" + name, classes: options.classes, workload: options.workload))")
+        }
+    }
+
+    @Test(arguments: Library.names)
+    func randomFaultsKeepTheExpectationsMarkedAlways(name: String) throws {
         let scenario = try Library.load(name)
         let options = SweepOptions()
-        let count = Self.seedsPerScenario
-        let outcomes = SweepSession(scenario: scenario, seeds: SeedSweep.seeds(from: 1, count: count), options: options, jobs: 1).run()
-        #expect(outcomes.count == count)
+        let seeds = SeedSweep.seeds(from: UInt64(Self.workloadSeeds) + 1, count: Self.expectationSeeds)
+        let outcomes = SweepSession(scenario: scenario, seeds: seeds, options: options, jobs: 1).run()
+        #expect(outcomes.count == Self.expectationSeeds)
         for o in outcomes where !o.passed {
             Issue.record("\(SweepSession.failureText(o, file: "scenarios/" + name, classes: options.classes))")
         }

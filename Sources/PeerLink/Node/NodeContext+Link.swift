@@ -96,7 +96,11 @@ extension NodeContext {
     /// The reply handler of a received message (`IncomingMessage.replyExpected`).
     @discardableResult
     public mutating func replyToMessage(_ id: MessageID, with reply: MessagePayload) -> Result<Void, WCError> {
-        session.replyToMessage(id, with: reply)
+        if repliesWithheld {
+            log(.info, "reply to message \(id) withheld (wc replies withhold)")
+            return .success(())
+        }
+        return session.replyToMessage(id, with: reply)
     }
 
     // MARK: - Application context
@@ -146,8 +150,12 @@ extension NodeContext {
     /// `transferCurrentComplicationUserInfo(_:)` (phone): the budget counts per day of the
     /// device's local calendar.
     public mutating func transferCurrentComplicationUserInfo(_ info: PlistValue) -> Result<UserInfoTransfer, WCError> {
-        noted(session.transferCurrentComplicationUserInfo(info, localDay: calendar.civilDate(now), now: session.clockMs),
-              subject: "complication")
+        let r = noted(session.transferCurrentComplicationUserInfo(info, localDay: calendar.civilDate(now), now: session.clockMs),
+                      subject: "complication")
+        if case .success(let t) = r, t.isCurrentComplicationInfo {
+            DeliveryRecords.complicationWrite(info, sent: true, atMs: session.clockMs, into: &batch)
+        }
+        return r
     }
 
     /// `remainingComplicationUserInfoTransfers` today (local calendar).

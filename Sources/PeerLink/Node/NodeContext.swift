@@ -32,6 +32,9 @@ public struct NodeContext: Sendable {
     /// The handlers of messages sent with `sendMessage(_:reply:error:)`, by id. Not durable:
     /// like the message itself they are gone with the process.
     var messageHandlers: [MessageID: MessageHandlers] = [:]
+    /// `wc replies withhold`: the app's replies to messages are never sent, as from an app stuck
+    /// in its handler (the sender's message times out). Not durable.
+    var repliesWithheld = false
     /// The node's files (under `<state>/files` in a process, in memory in the simulator):
     /// what `transferFile` sends, where received files are moved to. Writes here are the
     /// app's own I/O through the shell's storage, like the store's.
@@ -51,6 +54,10 @@ public struct NodeContext: Sendable {
 
     /// This store's replica incarnation (random, chosen when the store was created).
     public var storeIncarnation: UInt64 { sync.persistent.incarnation }
+
+    /// The replica sync's durable bookkeeping (what it acknowledged of the peer and the peer of
+    /// it), for checkers.
+    public var syncPersistent: ReplicaSync.Persistent { sync.persistent }
 
     // MARK: - Replicated state
 

@@ -19,6 +19,8 @@ extension NodeEngine {
             let recs = ctx.replica.records(in: c.words[1])
             let v = PlistValue.array(recs.map { ["id": .string($0.id), "fields": .dictionary($0.fields)] })
             return .ok(v, text: recs.map { "\($0.id) \(PlistValue.dictionary($0.fields).jsonString())" }.joined(separator: "\n"))
+        case "wc":
+            return wcSituationCommand(c)
         case "query":
             let path = Array(c.words.dropFirst())
             guard let v = engineQuery(path) ?? app.query(path, ctx) else {
@@ -35,6 +37,12 @@ extension NodeEngine {
     func engineQuery(_ path: [String]) -> PlistValue? {
         switch path.first {
         case "digest": return .string(ctx.replica.digestHex())
+        case "sync-state":
+            var v: PlistValue? = syncStateValue()
+            for key in path.dropFirst() { v = v?[key] }
+            return v
+        case "record" where path.count == 3: return recordValue(path[1], path[2])
+        case "file" where path.count == 2: return files.size(path[1]).map { .int($0) }
         case "count":
             guard path.count == 2 else { return nil }
             return .int(Int64(ctx.replica.count(in: path[1])))

@@ -48,6 +48,8 @@ public final class NodeEngine<App: NodeApp> {
     public let files: any FileStorage
     /// Running SHA-256 of files being received, by path (see `NodeFiles.swift`).
     var fileHashes: [String: IncrementalHash] = [:]
+    /// Hashes of files delivered each way, for the delivery records (see `NodeEngine+SyncState`).
+    var deliveryHashes = DeliveryHashes()
     /// Set when a commit failed: the node must stop.
     public private(set) var failed: String?
     /// The node's wall clock minus its monotonic clock: what clock faults (bump, drift,
@@ -101,6 +103,11 @@ public final class NodeEngine<App: NodeApp> {
             // The seed's requirement 5.2: reset to the initial state and record an error log.
             ctx.log(.error, "store corrupt (\(reason)); moved to \(moved); started from the initial state; the peer will resend its data")
             ctx.launchedAfterStoreReset = true
+        }
+        if linkState.incarnation == newIncarnation {
+            // A new link store: its identity is written with the launch, so a node killed
+            // before it first connects comes back as the same store, not as another one.
+            ctx.session.metaDirty = true
         }
         ctx.session.onClock(now: now)
         removeAbandonedPartialFiles()
@@ -308,6 +315,7 @@ public final class NodeEngine<App: NodeApp> {
     private func deliver(_ event: LinkEvent) {
         noteLinkError(of: event)
         if ctx.handleMessageOutcome(event) { return }
+        recordDelivery(event)
         if takeHandEvent(event) { return }
         switch event {
         case .didReceiveUserInfo(let info, _):

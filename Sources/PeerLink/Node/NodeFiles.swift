@@ -51,22 +51,17 @@ extension NodeEngine {
 
     /// Appends the file's bytes from what `h` covered up to `end` to the hash.
     func hashFile(_ path: String, into h: IncrementalHash, upTo end: Int64) throws {
-        while h.byteCount < end {
-            let n = Int(min(1 << 20, end - h.byteCount))
-            let bytes = try files.read(path, offset: h.byteCount, count: n)
-            guard bytes.count == n else { throw FileStorageError("\(path) is shorter than when it was queued") }
-            h.update(bytes[...])
-        }
+        try FileChecksum.hash(path, in: files, into: h, upTo: end)
     }
 
     /// Sends `fileEnd`: the SHA-256 of the whole file, from the running hash.
     func sendFileEnd(_ id: ConnectionID, number: UInt64, path: String, sizeBytes: Int64) {
         do {
-            let h = fileHashes.removeValue(forKey: Self.sendHashKey(number)) ?? IncrementalHash()
-            try hashFile(path, into: h, upTo: sizeBytes)
-            guard h.byteCount == sizeBytes, files.size(path) == sizeBytes else { throw FileStorageError("\(path) changed while it was sent") }
+            let sha = try FileChecksum.senderHash(path, in: files, sizeBytes: sizeBytes,
+                                                  running: fileHashes.removeValue(forKey: Self.sendHashKey(number)))
+            deliveryHashes.sent[number] = sha
             guard let box = wires[id] else { return }
-            let frame = Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: h.finish()))
+            let frame = Frame(.fileEnd, FrameBodies.FileEnd.encode(number: number, sha256: sha))
             heldSends.append(.send(id, box.wire.encode(frame), summarizesFrames ? FrameSummary(frame) : nil))
         } catch {
             ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow)
@@ -96,8 +91,10 @@ extension NodeEngine {
                 fileHashes[from] = nil
                 fileHashes[to] = nil
                 try files.move(from: from, to: to)
+                deliveryHashes.verified[to] = deliveryHashes.verified.removeValue(forKey: from)
             case .remove(let path):
                 fileHashes[path] = nil
+                deliveryHashes.verified[path] = nil
                 files.remove(path)
             case .measure(let number, let path):
                 guard let size = files.size(path) else {
@@ -106,16 +103,49 @@ extension NodeEngine {
                 }
                 ctx.session.onFileMeasured(number: number, sizeBytes: size, now: monoNow)
             case .verify(let number, let path, let sha):
-                // The running hash when it covers the whole file; else the file is read again.
-                let running = fileHashes.removeValue(forKey: path)
-                let actual = try running.flatMap { $0.byteCount == files.size(path) ? $0.finish() : nil } ?? files.sha256(path)
-                ctx.session.onFileVerified(number: number, matches: actual == sha, now: monoNow)
+                let check = try FileChecksum.verify(path, in: files, expected: sha, running: fileHashes.removeValue(forKey: path))
+                deliveryHashes.verified[path] = check.actual
+                ctx.session.onFileVerified(number: number, matches: check.matches, now: monoNow)
             }
         } catch {
             ctx.log(.error, "file operation failed: \(error)")
             if case .measure(let number, _) = op { ctx.session.onFileReadFailed(number: number, reason: "\(error)", now: monoNow) }
             if case .verify(let number, _, _) = op { ctx.session.onFileVerified(number: number, matches: false, now: monoNow) }
         }
+    }
+}
+
+/// The file checksum both ends run: the sender's SHA-256 of what it sent (`fileEnd`) and the
+/// receiver's check of the complete file against it. Shells call these (the engine, and the
+/// session tests' stand-in for it), so the check tested is the one the nodes run.
+enum FileChecksum {
+    /// Appends the bytes of `path` from what `h` covered up to `end` to the hash.
+    static func hash(_ path: String, in files: any FileStorage, into h: IncrementalHash, upTo end: Int64) throws {
+        while h.byteCount < end {
+            let n = Int(min(1 << 20, end - h.byteCount))
+            let bytes = try files.read(path, offset: h.byteCount, count: n)
+            guard bytes.count == n else { throw FileStorageError("\(path) is shorter than when it was queued") }
+            h.update(bytes[...])
+        }
+    }
+
+    /// The sender's SHA-256 of the `sizeBytes` of `path`: `running` (the hash of the chunks
+    /// sent so far, in order) completed from the file; the file must still have that size.
+    static func senderHash(_ path: String, in files: any FileStorage, sizeBytes: Int64, running: IncrementalHash?) throws -> [UInt8] {
+        let h = running ?? IncrementalHash()
+        try hash(path, in: files, into: h, upTo: sizeBytes)
+        guard h.byteCount == sizeBytes, files.size(path) == sizeBytes else { throw FileStorageError("\(path) changed while it was sent") }
+        return h.finish()
+    }
+
+    /// The receiver's check of the complete file at `path` against the sender's SHA-256:
+    /// the hash of its content (`running`, taken as it was written, when it covers the whole
+    /// file; else the file is read again) and whether it is the sender's.
+    static func verify(_ path: String, in files: any FileStorage, expected: [UInt8], running: IncrementalHash?) throws
+        -> (matches: Bool, actual: [UInt8])
+    {
+        let actual = try running.flatMap { $0.byteCount == files.size(path) ? $0.finish() : nil } ?? files.sha256(path)
+        return (expected.count == 32 && actual == expected, actual)
     }
 }
 

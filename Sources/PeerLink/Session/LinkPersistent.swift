@@ -103,6 +103,9 @@ public struct LinkPersistent: Sendable, Equatable {
 
     // MARK: Files
     public var nextFileNumber: UInt64 = 1
+    /// The highest file number ever offered to the peer (committed before the offer leaves):
+    /// a peer that delivered more came by it in a history this store has lost.
+    public var highestFileSent: UInt64 = 0
     public var outgoingFiles: [OutgoingFile] = []
     public var incomingFile: IncomingFile?
     /// The highest peer file number delivered here.

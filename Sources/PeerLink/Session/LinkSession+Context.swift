@@ -15,7 +15,8 @@ extension LinkSession {
     public var receivedApplicationContext: [String: PlistValue] { persistent.receivedApplicationContext?.dictionaryValue ?? [:] }
 
     /// `updateApplicationContext(_:)`: replaces the context; may be called while
-    /// unreachable (but only when activated).
+    /// unreachable (but only when activated). A context equal to the current one is not
+    /// delivered again (nor numbered anew), as in WatchConnectivity.
     public mutating func updateApplicationContext(_ context: PlistValue, now: EpochMs) -> Result<Void, WCError> {
         if let e = readinessError() { return .failure(e) }
         guard case .dictionary = context else { return .failure(WCError(.payloadUnsupportedTypes, "an application context must be a dictionary")) }
@@ -23,6 +24,7 @@ extension LinkSession {
         guard size <= PayloadLimits.applicationContextBytes else {
             return .failure(WCError(.payloadTooLarge, "application context is \(size) bytes; the limit is \(PayloadLimits.applicationContextBytes)"))
         }
+        if persistent.applicationContext == context { return .success(()) }
         persistent.applicationContext = context
         persistent.contextVersion += 1
         metaDirty = true

@@ -8,6 +8,19 @@ extension LinkSession {
     /// The inbox directory (relative to the node's file root).
     public static let inboxDirectory = "inbox"
 
+    /// Where a verified file is delivered: `inbox/<peer-incarnation>-<number>-<name>`.
+    static func inboxPath(peerIncarnation: UInt64, number: UInt64, name: String) -> String {
+        "\(Self.inboxDirectory)/\(String(peerIncarnation, radix: 16))-\(number)-\(name)"
+    }
+
+    /// The peer store and file number of a delivered file's inbox path (nil for another path).
+    public static func inboxOrigin(_ path: String) -> (peerIncarnation: UInt64, number: UInt64)? {
+        guard path.hasPrefix(inboxDirectory + "/") else { return nil }
+        let parts = path.dropFirst(inboxDirectory.count + 1).split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let inc = UInt64(parts[0], radix: 16), let n = UInt64(parts[1]) else { return nil }
+        return (inc, n)
+    }
+
     /// Where the incoming file is written while it arrives.
     func partPath(_ number: UInt64) -> String {
         "\(Self.inboxDirectory)/\(String(persistent.peerIncarnation, radix: 16))-\(number).part"
@@ -43,13 +56,27 @@ extension LinkSession {
     /// The sender's SHA-256 of the whole file: check the file once all of it is committed.
     mutating func onFileEnd(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let (n, sha) = try FrameBodies.FileEnd.decode(frame.body)
-        guard var cur = persistent.incomingFile, cur.number == n else { return }
+        guard var cur = persistent.incomingFile, cur.number == n else {
+            // Delivered already: the sender resends because our `fileAck delivered` was lost.
+            // Say it again, or the transfer stays outstanding until the next connection.
+            if n <= persistent.lastFileDelivered, let a = active {
+                send(a.id, Frame(.fileAck, FrameBodies.FileAck.delivered(number: n).encode()))
+            }
+            return
+        }
         if cur.sha256 != sha {
             cur.sha256 = sha
             persistent.incomingFile = cur
             persist { LinkPersistence.incomingWrite(cur, into: &$0) }
         }
-        if cur.committedBytes == cur.sizeBytes { actions.append(.file(.verify(number: n, path: partPath(n), sha256: sha))) }
+        if cur.committedBytes == cur.sizeBytes {
+            actions.append(.file(.verify(number: n, path: partPath(n), sha256: sha)))
+        } else if incomingWrittenBytes < cur.sizeBytes, let a = active {
+            // The sender thinks it sent everything, yet bytes are missing: our `fileResume` (after a
+            // gap or a failed check) was lost. Ask again, or neither side would send anything more.
+            resumeRequestedAt = incomingWrittenBytes
+            send(a.id, Frame(.fileResume, FrameBodies.encodeVarints(n, UInt64(incomingWrittenBytes))))
+        }
     }
 
     mutating func onFileChunk(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
@@ -96,7 +123,7 @@ extension LinkSession {
         let part = partPath(number)
         let conn = active?.id
         if matches {
-            let file = ReceivedFile(path: "\(Self.inboxDirectory)/\(String(persistent.peerIncarnation, radix: 16))-\(number)-\(cur.name)",
+            let file = ReceivedFile(path: Self.inboxPath(peerIncarnation: persistent.peerIncarnation, number: number, name: cur.name),
                                     name: cur.name, metadata: cur.metadata, sizeBytes: cur.sizeBytes)
             actions.append(.file(.move(from: part, to: file.path)))
             persistent.incomingFile = nil

@@ -137,6 +137,10 @@ extension LinkSession {
             active = a
             // A cancelled head is asked about (nothing else is sent until the answer); another is offered.
             let offer = FrameBodies.FileOffer(number: head.number, sizeBytes: head.sizeBytes, name: head.name, metadata: head.metadata)
+            if head.number > persistent.highestFileSent {
+                persistent.highestFileSent = head.number  // committed with this event, before the offer leaves
+                metaDirty = true
+            }
             send(a.id, head.isCancelled ? Frame(.fileCancel, FrameBodies.encodeVarint(head.number)) : Frame(.fileOffer, offer.encode()))
             return
         }

@@ -26,7 +26,7 @@ extension LinkSession {
         // numbered: those came from a history our store has lost.
         let peerHolds = max(info.lastDelivered, info.lastComplicationDelivered)
         if knowsUs, peerHolds > persistent.highestSeqSent
-            || info.contextVersionReceived > persistent.contextVersion || info.lastFileDelivered >= persistent.nextFileNumber
+            || info.contextVersionReceived > persistent.contextVersion || info.lastFileDelivered > persistent.highestFileSent
         {
             recoverFromOwnRollback(peer: info)
         }

@@ -10,7 +10,10 @@ import Shared
 /// - user info this store never sent, with such a seq, is a new transfer that reuses a number
 ///   from the lost history: numbered again after what the peer delivered, and so is every
 ///   transfer queued after it in its stream, in the same order (first in, first out holds);
-/// - the sequence, context and file counters move past what the peer holds;
+/// - files queued and never offered under a number the peer delivered are numbered again
+///   after it;
+/// - the sequence, context and file counters move past what the peer holds, and the context
+///   this store holds is sent again under the next version (the peer's may be another one);
 /// - the node is told (`selfLostData`) so the replica asks the peer for everything again.
 extension LinkSession {
     mutating func recoverFromOwnRollback(peer info: SessionInfo) {
@@ -51,10 +54,27 @@ extension LinkSession {
             outboxes[item.stream.rawValue].append(item)  // above every kept seq: stays in order
         }
         if info.contextVersionReceived > persistent.contextVersion {
-            persistent.contextVersion = info.contextVersionReceived
+            // The peer holds a version set in the lost history, whose content need not be the
+            // context this store holds: number ours after it and send it again (latest wins),
+            // or the two would keep different contexts under one version.
             persistent.contextAckedVersion = info.contextVersionReceived
+            persistent.contextVersion = info.contextVersionReceived + (persistent.applicationContext == nil ? 0 : 1)
         }
         if info.lastFileDelivered >= persistent.nextFileNumber { persistent.nextFileNumber = info.lastFileDelivered + 1 }
+        // Files this store queued but never offered, under a number the peer delivered in the
+        // lost history: new files, numbered again after what the peer holds (in queue order),
+        // or the handshake would take them for delivered and they would never be sent.
+        var files: [OutgoingFile] = []
+        for var f in persistent.outgoingFiles {
+            if f.number <= info.lastFileDelivered, f.number > persistent.highestFileSent {
+                batch.delete(LinkPersistence.filesOut, storeKey(f.number))
+                f.number = persistent.nextFileNumber
+                persistent.nextFileNumber += 1
+                batch.put(LinkPersistence.filesOut, storeKey(f.number), LinkPersistence.encodeOutgoing(f))
+            }
+            files.append(f)
+        }
+        persistent.outgoingFiles = files.sorted { $0.number < $1.number }
         metaDirty = true
         actions.append(.persist(batch))
         actions.append(.deliver(.selfLostData))

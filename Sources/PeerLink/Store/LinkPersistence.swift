@@ -7,7 +7,8 @@ import Shared
 ///   (1 peerEverSeen, 2 peerComplicationEnabled), zigzag budgetDay, varint budgetUsed,
 ///   varint contextVersion, varint contextAckedVersion, varint receivedContextVersion,
 ///   varint nextFileNumber, varint lastFileDelivered, varint nextInboxSeq,
-///   varint peerAckedThrough, varint highestSeqSent (absent in older rows: 0).
+///   varint peerAckedThrough, varint highestSeqSent (absent in older rows: 0), varint
+///   highestFileSent (absent in older rows: nextFileNumber − 1).
 /// - `link_outbox`: key seq; value u8 flags (1 complication stream, 2 current), zigzag
 ///   createdMs, canonical payload.
 /// - `link_context`: `sent` and `received`: canonical payloads.
@@ -54,6 +55,7 @@ public enum LinkPersistence {
         w.writeVarint(p.nextInboxSeq)
         w.writeVarint(p.peerAckedThrough)
         w.writeVarint(p.highestSeqSent)
+        w.writeVarint(p.highestFileSent)
         b.put(meta, stateKey, w.bytes)
     }
 
@@ -138,6 +140,7 @@ public enum LinkPersistence {
             p.nextInboxSeq = try r.readVarint()
             if !r.isAtEnd { p.peerAckedThrough = try r.readVarint() }
             if !r.isAtEnd { p.highestSeqSent = try r.readVarint() }
+            p.highestFileSent = r.isAtEnd ? p.nextFileNumber - 1 : try r.readVarint()
             for row in try store.scan(outbox) {
                 guard let seq = storeKeyValue(row.key) else { throw StoreCorruption(reason: "bad outbox key") }
                 var ir = ByteReader(row.value)

@@ -123,17 +123,12 @@ public final class NodeProcess<App: NodeApp> {
         if let r = options.rekeyAfterBytes { config.rekeyAfterBytes = r }
         if let c = options.cipher { config.cipher = c }
         let seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
-        var (store, opening) = try NodeStoreFile.open(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull)
         // File content is as durable as the store's commits: across a power loss only with
         // `--sync full`.
         let files = try DirectoryFileStorage(root: options.filesDirectory, syncsToDisk: options.synchronousFull)
-        do {
-            engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
-                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
-        } catch let e as StoreCorruption {
-            (store, opening) = try NodeStoreFile.quarantineAndCreate(path: store.db.path, reason: e.reason, wallMs: now, synchronousFull: options.synchronousFull)
-            engine = try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
-                                    language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
+        engine = try NodeStoreFile.openNode(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull) { store, opening in
+            try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
+                           language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
         }
         if tightenedDirectory { log(.warning, "the state directory \(options.stateDirectory) could be read by others: made 0700") }
         if tightenedSecret { log(.warning, "\(PairingFile.fileName) could be read by others: made 0600 (pair again if others may have read it)") }

@@ -34,6 +34,20 @@ public enum NodeStoreFile {
         }
     }
 
+    /// Opens the store (`open`) and builds the node over it with `make`; when the node finds
+    /// the store corrupt (a row that fails its checksum or does not decode: `StoreCorruption`),
+    /// the file is quarantined and the node built again over a new one. What `NodeProcess` runs.
+    public static func openNode<Node>(directory: String, wallMs: EpochMs, synchronousFull: Bool = false,
+                                      make: (SQLiteStore, StoreOpening) throws -> Node) throws -> Node {
+        let (store, opening) = try open(directory: directory, wallMs: wallMs, synchronousFull: synchronousFull)
+        do {
+            return try make(store, opening)
+        } catch let e as StoreCorruption {
+            let (fresh, reset) = try quarantineAndCreate(path: store.db.path, reason: e.reason, wallMs: wallMs, synchronousFull: synchronousFull)
+            return try make(fresh, reset)
+        }
+    }
+
     /// Moves the file (and its WAL and shared-memory files) to `…corrupt-<time>` and creates an empty one.
     public static func quarantineAndCreate(path: String, reason: String, wallMs: EpochMs, synchronousFull: Bool = false) throws -> (SQLiteStore, StoreOpening) {
         let stamp = isoStamp(wallMs)

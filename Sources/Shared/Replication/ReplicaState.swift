@@ -98,6 +98,12 @@ public struct ReplicaState: Sendable {
     /// True when the record has a tombstone here.
     public func isDeleted(_ key: RecordKey) -> Bool { entry(key)?.tombstone != nil }
 
+    /// True when a write of replica `writer` is held: a field, a tombstone or a collected delete.
+    public func holdsWrites(of writer: UInt16) -> Bool {
+        graves.values.contains { $0.replica == writer }
+            || records.values.contains { e in e.tombstone?.stamp.replica == writer || e.registers.contains { $0.register.stamp.replica == writer } }
+    }
+
     /// True when the key was ever used here: a record held (live or a tombstone) or a grave
     /// (a collected delete). Ids are never reused, so a new record must take a key for which
     /// this is false.

@@ -211,6 +211,14 @@ public struct ReplicaSync: Sendable, Equatable {
                 persistent.ackedByPeer = 0
                 persistent.resendPeerWrites = true
                 if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
+            } else if state.holdsWrites(of: peer) {
+                // First contact of this store, yet it holds the peer's writes: an earlier store
+                // of ours heard from the peer (ours went back and started a new incarnation,
+                // forgetting which peer store it knew). The peer starts from nothing: it needs
+                // everything, its own writes and every delete included.
+                persistent.ackedByPeer = 0
+                persistent.resendPeerWrites = true
+                if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
             } else if persistent.ackedByPeer > 0 {
                 // First contact, but a store we never heard from confirmed our deltas: it may
                 // have been lost before it spoke. Resend our changes (we hold none of its).

@@ -219,6 +219,11 @@ public final class ProcessDriver: ScenarioDriver {
         return frames - keep
     }
 
+    public func damagePartialFile(_ role: DeviceRole, path: String, committedBytes: Int64, seed: UInt64) throws -> String? {
+        let files = try DirectoryFileStorage(root: stateDir(role) + "/files", syncsToDisk: true)
+        return try PartialFileDamage.apply(to: files, path: path, committedBytes: committedBytes, seed: seed)
+    }
+
     /// Connects straight to the phone (not through the proxy), sends `bytes`, and reads what
     /// comes back until the phone closes the connection (at most 5 s of real time).
     public func injectStranger(_ bytes: [UInt8]) throws -> [UInt8] {

@@ -65,9 +65,10 @@ public final class RunRecorder {
         case .clock(let role, _): mark(.clock, role, step, ms)
         case .corruptStore(let role): mark(.corruption, role, step, ms)
         case .rollbackStore(let role): mark(.rollback, role, step, ms)
+        case .damagePartialFile(let role): mark(.corruption, role, step, ms)
         case .stranger: mark(.stranger, .phone, step, ms)
-        case .expectValue, .expectConverged, .expectRefusal: isFault = false
-        case .node: return
+        case .expectValue, .expectConverged, .expectRefusal, .checkWorkload: isFault = false
+        case .node, .workload: return
         }
         capture(driver, atMs: ms, reason: step.text, force: !isFault || recording.moments.count < Self.maxMoments)
     }

@@ -59,6 +59,9 @@ public protocol ScenarioDriver: AnyObject {
     /// Drops the last commits of a (killed) node's store: it stays consistent but older.
     /// Returns how many commits were dropped.
     func rollBackStore(_ role: DeviceRole, seed: UInt64) throws -> Int
+    /// Changes bytes of the (killed) node's partial incoming file at `path` (in its files)
+    /// within its first `committedBytes`; returns what was changed, or nil when there is no such file.
+    func damagePartialFile(_ role: DeviceRole, path: String, committedBytes: Int64, seed: UInt64) throws -> String?
     /// A stranger opens a connection straight to the phone and sends `bytes` (a pairing
     /// attempt without the secret); returns what the phone answered before closing.
     func injectStranger(_ bytes: [UInt8]) throws -> [UInt8]

@@ -14,6 +14,17 @@ public final class ScenarioRunner {
     var clocks: [DeviceRole: WallClockModel] = [.phone: WallClockModel(), .watch: WallClockModel()]
     var seed: UInt64 = 1
     var timeline: [String] = []
+    /// The scenario being run.
+    var scenario: Scenario?
+    /// When each node's store was last damaged (corrupt, rollback): what it lost then may not
+    /// come back (see `ConvergenceCheck`).
+    var damagedAtMs: [DeviceRole: EpochMs] = [:]
+    /// Nodes whose partial incoming file is to be damaged as soon as they hold one with
+    /// committed content (`damage-partial-file`).
+    var armedFileDamage: Set<DeviceRole> = []
+    /// A sweep's workload: its operations are recorded here, and the scenario's own commands
+    /// to the records it follows (see `WorkloadRun`).
+    public var workload: WorkloadRun?
     /// Records the run for the HTML report (frames, faults, checks' times, screens); nil: off.
     public var recorder: RunRecorder?
 
@@ -26,6 +37,7 @@ public final class ScenarioRunner {
                                     error: nil, stepsRun: 0, virtualMs: 0, wallMs: 0)
         nowMs = scenario.startMs
         seed = scenario.seed
+        self.scenario = scenario
         do {
             try driver.start(scenario)
             recorder?.started(driver, atMs: nowMs)
@@ -93,7 +105,26 @@ public final class ScenarioRunner {
             if m != WallClockModel() { try driver.setWallOffset(role, m.offset(at: t)) }
         }
         try driver.advanceClocks(to: t, idleLink: idleLink)
+        try damageArmedPartialFiles()
         recorder?.timePassed(driver, to: t)
+    }
+
+    /// `damage-partial-file`: once the node holds a partial incoming file with committed
+    /// content, it is killed, bytes of that content are changed, and it is restarted.
+    func damageArmedPartialFiles() throws {
+        guard !armedFileDamage.isEmpty else { return }
+        for role in DeviceRole.allCases where armedFileDamage.contains(role) && driver.isRunning(role) {
+            _ = try driver.settle()
+            guard case .success(let f) = try driver.call(role, "query sync-state incomingFile"),
+                  let committed = f["committedBytes"]?.intValue, committed > 0, let path = f["path"]?.stringValue else { continue }
+            armedFileDamage.remove(role)
+            try driver.kill(role)
+            seed &+= 0x9E37
+            let what = try driver.damagePartialFile(role, path: path, committedBytes: committed, seed: seed)
+            try driver.restart(role)
+            try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
+            note("\(nowMs) damage the partial file of \(role) (\(what ?? "nothing to damage")), restart")
+        }
     }
 
     // MARK: - Steps
@@ -107,11 +138,25 @@ public final class ScenarioRunner {
                 return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) is not running")]
             }
             _ = try driver.settle()
-            switch try driver.call(role, cmd.raw) {
-            case .success: return []
-            case .failure(let e):
-                return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) refused: \(e.message)")]
+            let run = { [self] () throws -> [CheckOutcome] in
+                switch try driver.call(role, cmd.raw) {
+                case .success: return []
+                case .failure(let e):
+                    return [CheckOutcome(location: step.location, description: step.text, passed: false, detail: "the \(role) refused: \(e.message)")]
+                }
             }
+            guard let w = workload else { return try run() }
+            return try w.aroundScenarioCommand(role, cmd, driver: driver, nowMs: nowMs, run)
+        case .workload(let op):
+            try workload?.issue(op, driver: driver, nowMs: nowMs)
+            return []
+        case .checkWorkload:
+            guard let w = workload else { return [] }
+            let problems = try w.check(scenario: scenario, driver: driver)
+            return problems.isEmpty
+                ? [CheckOutcome(location: step.location, description: "workload \(w.kind.rawValue) matches its model", passed: true,
+                                detail: "\(w.entries.filter { $0.skipped == nil }.count) of \(w.entries.count) operations issued")]
+                : problems.map { CheckOutcome(location: step.location, description: "workload \(w.kind.rawValue) model", passed: false, detail: $0) }
         case .expectValue(let role, let path, let op, let expected):
             _ = try driver.settle()
             guard driver.isRunning(role) else {
@@ -177,14 +222,22 @@ public final class ScenarioRunner {
             try driver.kill(role)
             seed &+= 0x9E37
             let dropped = try driver.rollBackStore(role, seed: seed)
+            damagedAtMs[role] = nowMs
+            workload?.storeDamaged(role, atMs: nowMs, rollback: true)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
             note("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
+            return []
+        case .damagePartialFile(let role):
+            armedFileDamage.insert(role)
+            try damageArmedPartialFiles()
             return []
         case .corruptStore(let role):
             try driver.kill(role)
             seed &+= 0x9E37
             try driver.corruptStore(role, seed: seed)
+            damagedAtMs[role] = nowMs
+            workload?.storeDamaged(role, atMs: nowMs)
             try driver.restart(role)
             try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
             note("\(nowMs) corrupt store of \(role), restart")
@@ -192,23 +245,27 @@ public final class ScenarioRunner {
         }
     }
 
-    /// What each running node still has in flight, from its `link` and `status` answers.
+    /// What each running node still has in flight, from its `sync-state` answer.
     func outstandingSummary() throws -> String {
         var parts: [String] = []
         for role in DeviceRole.allCases where driver.isRunning(role) {
-            guard case .success(let s) = try driver.call(role, "status") else { continue }
-            var items: [String] = []
-            if let n = s["outstandingUserInfo"]?.intValue, n > 0 { items.append("\(n) user info") }
-            if s["syncInFlight"]?.boolValue == true { items.append("a replica delta") }
-            if let n = s["outstandingFiles"]?.intValue, n > 0 { items.append("\(n) files") }
-            if let n = s["pendingMessages"]?.intValue, n > 0 { items.append("\(n) messages awaiting replies") }
-            if s["contextUnacknowledged"]?.boolValue == true { items.append("an application context") }
+            guard case .success(let s) = try driver.call(role, "query sync-state") else { continue }
+            let items = ConvergenceCheck.outstandingItems(s)
             parts.append("\(role): " + (items.isEmpty ? "nothing" : items.joined(separator: ", ")))
         }
         return parts.joined(separator: "; ")
     }
 
-    /// Waits (in virtual time, up to `convergeWithinMs`) for equal digests with nothing in flight.
+    /// The parts of the two nodes' sync state that differ (see `ConvergenceCheck`).
+    func syncStateDifferences() throws -> [String] {
+        guard case .success(let p) = try driver.call(.phone, "query sync-state") else { return ["the phone did not report its sync state"] }
+        guard case .success(let w) = try driver.call(.watch, "query sync-state") else { return ["the watch did not report its sync state"] }
+        return ConvergenceCheck.differences(phone: p, watch: w, damagedAtMs: damagedAtMs)
+    }
+
+    /// Waits (in virtual time, up to `convergeWithinMs`) until both nodes are connected and
+    /// agree on everything they must (`ConvergenceCheck`): equal digests, contexts,
+    /// complication payload and files, nothing in flight.
     func converge(_ step: ScenarioStep) throws -> CheckOutcome {
         let limit = nowMs + convergeWithinMs
         while true {
@@ -223,14 +280,19 @@ public final class ScenarioRunner {
                     equal = p == w
                 }
             }
+            var parts: [String] = []
             if connected && q.nothingOutstanding && equal {
-                return CheckOutcome(location: step.location, description: "expect converged", passed: true, detail: "")
+                parts = try syncStateDifferences()
+                if parts.isEmpty {
+                    return CheckOutcome(location: step.location, description: "expect converged", passed: true, detail: "")
+                }
             }
             if nowMs >= limit {
                 var why: [String] = []
                 if !connected { why.append("the link is down") }
                 if !q.nothingOutstanding { why.append("transfers still outstanding (\(try outstandingSummary()))") }
                 if !equal { why.append("digests differ (phone \(digests.0.prefix(16))…, watch \(digests.1.prefix(16))…)") }
+                why += parts
                 return CheckOutcome(location: step.location, description: "expect converged", passed: false,
                                     detail: why.joined(separator: "; ") + " after \(convergeWithinMs / 1000) s")
             }

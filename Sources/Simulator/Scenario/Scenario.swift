@@ -11,6 +11,9 @@ public struct Scenario: Sendable {
     public var language: AppLanguage
     public var seed: UInt64
     public var steps: [ScenarioStep]
+    /// The workload a sweep of this scenario mixes in (`workload NAME` in the header); nil:
+    /// the default for its app (`WorkloadKind.default(for:)`).
+    public var workload: WorkloadKind? = nil
 
     /// The virtual time of the last step.
     public var endMs: EpochMs { steps.last?.atMs ?? startMs }
@@ -31,6 +34,9 @@ public struct ScenarioStep: Sendable {
     public var location: SourceLocation
     /// The step as written (after expanding ranges), for reports.
     public var text: String
+    /// `expect always …`: an expectation no fault can change, which sweeps keep (checked once
+    /// the nodes have recovered, see `SeedSweep`).
+    public var always = false
 }
 
 /// Comparison operators of expectations.
@@ -64,6 +70,13 @@ public enum ScenarioAction: Sendable {
     /// after a torn write), and restarts it: the store is intact but older than what the
     /// node had acknowledged.
     case rollbackStore(DeviceRole)
+    /// Kills the node, changes bytes in the part of its partial incoming file that it has
+    /// committed, and restarts it; armed until the node holds such a file (`ScenarioRunner`).
+    case damagePartialFile(DeviceRole)
+    /// An operation of a sweep's workload (`SeedSweep`).
+    case workload(WorkloadOp)
+    /// The workload's reference model checked against both nodes (after the recovery).
+    case checkWorkload
 }
 
 /// A change to the link faults (`link …` steps).

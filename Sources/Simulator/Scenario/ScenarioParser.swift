@@ -73,6 +73,7 @@ public struct ScenarioParser {
         var timeZone = "Asia/Tokyo"
         var language = AppLanguage.ja
         var seed: UInt64 = 1
+        var workload: WorkloadKind?
         var steps: [ScenarioStep] = []
         var last: EpochMs?
         /// What `+DURATION` counts from: the previous step, or the end of an `every` block.
@@ -93,7 +94,7 @@ public struct ScenarioParser {
                 guard let words = NodeCommand(line: content)?.words, let head = words.first else {
                     throw ScenarioError(location: loc, message: "unclosed quote")
                 }
-                let headerKeyword = ["scenario", "start", "timezone", "seed", "locale"].contains(head)
+                let headerKeyword = ["scenario", "start", "timezone", "seed", "locale", "workload"].contains(head)
                 if headerKeyword {
                     guard steps.isEmpty else { throw ScenarioError(location: loc, message: "'\(head)' belongs in the header, before the first step") }
                     guard words.count == 2 else { throw ScenarioError(location: loc, message: "'\(head)' takes one value") }
@@ -116,6 +117,11 @@ public struct ScenarioParser {
                     case "locale":
                         guard let l = AppLanguage(rawValue: words[1]) else { throw ScenarioError(location: valueLoc, message: "locale takes ja or en") }
                         language = l
+                    case "workload":
+                        guard let w = WorkloadKind(rawValue: words[1]) else {
+                            throw ScenarioError(location: valueLoc, message: "workload takes \(WorkloadKind.allCases.map(\.rawValue).joined(separator: " or "))")
+                        }
+                        workload = w
                     default: break
                     }
                     continue
@@ -171,7 +177,7 @@ public struct ScenarioParser {
         steps += pendingSteps
         // Stable by time: 'every' expansions and generated steps interleave with later steps.
         steps = steps.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }.map(\.element)
-        return Scenario(name: name, file: file, startMs: startMs, timeZone: timeZone, language: language, seed: seed, steps: steps)
+        return Scenario(name: name, file: file, startMs: startMs, timeZone: timeZone, language: language, seed: seed, steps: steps, workload: workload)
     }
 
     static func commentStart(_ line: Substring) -> Substring.Index? {
@@ -254,6 +260,15 @@ public struct ScenarioParser {
             let expanded = try Array(words.dropFirst()).map { w throws(ScenarioError) in try expandRange(w, loc: loc) }
             let cmd = NodeCommand(words: expanded, raw: expanded.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " "))
             return ScenarioStep(atMs: at, action: .node(target == "phone" ? .phone : .watch, cmd), location: loc, text: "\(target) \(cmd.raw)")
+        case "expect" where words.count >= 3 && words[1] == "always":
+            // `expect always …`: kept under a sweep's faults.
+            var s = try step(["expect"] + words.dropFirst(2), at: at, loc: loc)
+            guard case .expectConverged = s.action else {
+                s.always = true
+                s.text = "expect always " + s.text.dropFirst("expect ".count)
+                return s
+            }
+            throw ScenarioError(location: loc, message: "'expect converged' is always kept: 'always' is for a value or a refusal")
         case "expect":
             if words.count == 2 && words[1] == "converged" {
                 return ScenarioStep(atMs: at, action: .expectConverged, location: loc, text: "expect converged")
@@ -282,7 +297,7 @@ public struct ScenarioParser {
             return ScenarioStep(atMs: at, action: .stranger, location: loc, text: "stranger connects")
         case "link":
             return try linkStep(Array(words.dropFirst()), at: at, loc: loc, text: words.joined(separator: " "))
-        case "kill", "restart", "crash", "corrupt", "rollback":
+        case "kill", "restart", "crash", "corrupt", "rollback", "damage-partial-file":
             guard words.count == 2, let role = DeviceRole(rawValue: words[1]) else {
                 throw ScenarioError(location: loc, message: "expected '\(target) phone' or '\(target) watch'")
             }
@@ -292,6 +307,7 @@ public struct ScenarioParser {
             case "restart": return ScenarioStep(atMs: at, action: .restart(role), location: loc, text: text)
             case "corrupt": return ScenarioStep(atMs: at, action: .corruptStore(role), location: loc, text: text)
             case "rollback": return ScenarioStep(atMs: at, action: .rollbackStore(role), location: loc, text: text)
+            case "damage-partial-file": return ScenarioStep(atMs: at, action: .damagePartialFile(role), location: loc, text: text)
             default:
                 pendingSteps.append(ScenarioStep(atMs: at, action: .restart(role), location: loc, text: "restart \(role)"))
                 return ScenarioStep(atMs: at, action: .kill(role), location: loc, text: text)
@@ -320,7 +336,7 @@ public struct ScenarioParser {
             }
             return ScenarioStep(atMs: at, action: .clock(role, change), location: loc, text: text)
         default:
-            throw ScenarioError(location: loc, message: "unknown action '\(target)' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, stranger or every)")
+            throw ScenarioError(location: loc, message: "unknown action '\(target)' (expected phone, watch, expect, link, kill, restart, crash, clock, corrupt, rollback, damage-partial-file, stranger or every)")
         }
     }
 

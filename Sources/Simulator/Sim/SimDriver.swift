@@ -104,6 +104,8 @@ public final class SimDriver: ScenarioDriver {
     public func corruptStore(_ role: DeviceRole, seed: UInt64) throws {
         lastQuiet = nil
         try net().store(role).corrupt()
+        ledger.storeCorrupted(role)
+        invariants.storeCorrupted(role)
     }
 
     public func rollBackStore(_ role: DeviceRole, seed: UInt64) throws -> Int {
@@ -114,8 +116,14 @@ public final class SimDriver: ScenarioDriver {
         guard undoable > 0 else { return 0 }
         let dropped = n.rollBack(role, commits: rng.next(in: 1...max(1, undoable / 2)))
         ledger.storeRolledBack(role, store: n.store(role))
-        invariants.storeRolledBack(role)
+        invariants.storeRolledBack(role, store: n.store(role), nowMs: n.now)
         return dropped
+    }
+
+    public func damagePartialFile(_ role: DeviceRole, path: String, committedBytes: Int64, seed: UInt64) throws -> String? {
+        lastQuiet = nil
+        let n = try net()
+        return try PartialFileDamage.apply(to: role == .phone ? n.phoneFiles : n.watchFiles, path: path, committedBytes: committedBytes, seed: seed)
     }
 
     /// Opens a raw connection to the phone (not through the link's faults), sends `bytes`,
@@ -246,7 +254,7 @@ public final class SimDriver: ScenarioDriver {
         let found = problems
         if found.isEmpty {
             let l = ledger
-            return [CheckOutcome(location: nil, description: "user info exactly once, clocks and seqs monotonic", passed: true,
+            return [CheckOutcome(location: nil, description: "user info exactly once, durable counters monotonic", passed: true,
                                  detail: "\(l.queuedCount) transfers, \(l.acknowledgedCount) acknowledged, \(l.deliveredCount) deliveries, \(l.erasedCount) erased by store damage")]
         }
         return found.map { CheckOutcome(location: nil, description: "invariant", passed: false, detail: $0) }
@@ -266,10 +274,9 @@ public final class SimDriver: ScenarioDriver {
     /// Reads the engine's session and replica in place: this runs after every entry point,
     /// and copying the whole context each time was most of its cost.
     private func observe<A: NodeApp>(_ role: DeviceRole, _ engine: NodeEngine<A>, _ n: AppNetwork) {
-        let counters = engine.readContext { TransferLedger.Counters(&$0, engine: ObjectIdentifier(engine)) }
+        let (counters, state) = engine.readContext { (TransferLedger.Counters(&$0, engine: ObjectIdentifier(engine)), NodeInvariants.counters(&$0)) }
         ledger.observe(role, counters: counters, session: { engine.ctx.session }, store: n.store(role), nowMs: n.now)
-        invariants.observe(role, clock: engine.ctx.replica.clock.last, seq: engine.ctx.replica.seq,
-                           incarnation: engine.ctx.session.persistent.incarnation, nowMs: n.now)
+        invariants.observe(role, state, nowMs: n.now)
     }
 }
 

@@ -13,7 +13,10 @@ import Shared
 ///   moved past the seq. The receiver's delivery counter must move by as many transfers.
 ///
 /// A delivery is *erased* when the receiver's store lost it: a store reset after corruption
-/// (its receive logs start empty) or a rollback that took its log back past the seq. An
+/// (its receive logs start empty) or a rollback that took its log back past the seq — and
+/// only then: a receive log that goes back (or a receiver that starts a new store) when the
+/// run did not damage that node's store, or further back than what its rolled-back store
+/// holds, is a violation (an acknowledgement given before the log was durable). An
 /// erased delivery does not count, so a later redelivery of an unacknowledged transfer is not
 /// a duplicate; an acknowledged transfer whose delivery was erased cannot be sent again by
 /// design (the sender learns `peerLostData` at the next handshake and its replica resends),
@@ -55,11 +58,20 @@ public struct TransferLedger: Sendable {
         var deliveredCount: Int
     }
 
+    /// Store damage the run did to a receiver since it was last looked at: what may explain its
+    /// receive logs going back.
+    struct ReceiverDamage {
+        var corrupted = false
+        /// After a rollback: the receive logs (per stream) its rolled-back store holds.
+        var floors: [UInt64]?
+    }
+
     public private(set) var entries: [Key: Entry] = [:]
     /// Per sender, incarnation and stream: the seqs known, ascending.
     var seqs: [StreamKey: [UInt64]] = [:]
     var senders: [DeviceRole: SenderView] = [:]
     var receivers: [DeviceRole: ReceiverView] = [:]
+    var receiverDamage: [DeviceRole: ReceiverDamage] = [:]
     /// Broken rules, with the virtual time they were seen.
     public private(set) var violations: [String] = []
     /// Transfers queued, acknowledged, and deliveries seen (for reports).
@@ -123,8 +135,14 @@ public struct TransferLedger: Sendable {
     /// erased at the sender (their data, if replicated, comes back by the peer's resend).
     mutating func storeRolledBack(_ role: DeviceRole, store: MemoryStore) {
         lastObserved[role] = nil
+        let held = try? LinkPersistence.load(from: store, newIncarnation: 0)
+        if let h = held, h.incarnation != 0, h.incarnation == receivers[role]?.incarnation {
+            receiverDamage[role, default: ReceiverDamage()].floors = [h.lastDeliveredFromPeer, h.lastComplicationDeliveredFromPeer]
+        } else {
+            receiverDamage[role, default: ReceiverDamage()].corrupted = true  // nothing of the store is left: it starts anew
+        }
         guard var view = senders[role] else { return }
-        let kept = Set(((try? LinkPersistence.load(from: store, newIncarnation: view.incarnation).outbox) ?? []).map(\.seq))
+        let kept = Set((held?.outbox ?? []).map(\.seq))
         for seq in view.outstanding.subtracting(kept) {
             let key = Key(sender: role, incarnation: view.incarnation, seq: seq)
             if entries[key] != nil, !entries[key]!.acknowledged { entries[key]!.erasedAtSender = true }
@@ -132,6 +150,12 @@ public struct TransferLedger: Sendable {
         view.outstanding = view.outstanding.intersection(kept)
         view.nextSeq = 0  // forces a fresh look at the outbox
         senders[role] = view
+    }
+
+    /// The node's store was found corrupt: it starts empty, a new store (its receive logs lost).
+    mutating func storeCorrupted(_ role: DeviceRole) {
+        lastObserved[role] = nil
+        receiverDamage[role, default: ReceiverDamage()].corrupted = true
     }
 
     mutating func observeSender(_ role: DeviceRole, session: LinkSession, store: MemoryStore, nowMs: EpochMs) {
@@ -222,13 +246,19 @@ public struct TransferLedger: Sendable {
             receivers[role] = ReceiverView(engine: engine, incarnation: p.incarnation, peerIncarnation: p.peerIncarnation, delivered: logs, deliveredCount: stat)
             return
         }
+        // Store damage explains what a restarted receiver lost, once (at its first look).
+        var damage = ReceiverDamage()
         if v.engine != engine {  // restarted: counters start again
             v.engine = engine
             v.deliveredCount = 0
+            damage = receiverDamage.removeValue(forKey: role) ?? ReceiverDamage()
         }
         let sender = role.peer
         if v.incarnation != p.incarnation {
             // The receiver's store was reset: every delivery it held is gone.
+            if !damage.corrupted {
+                violations.append("\(nowMs) \(role): started a new store (its receive logs empty) though the run did not damage its store")
+            }
             if v.peerIncarnation != 0 {
                 for s in UserInfoStream.allCases { erase(StreamKey(sender: sender, incarnation: v.peerIncarnation, stream: s), above: 0, through: UInt64.max) }
             }
@@ -262,6 +292,13 @@ public struct TransferLedger: Sendable {
                     if !e.acknowledged, !e.erasedAtSender { queued.append(key) } else if e.deliveries == 0 { passedAcknowledged.append(key) }
                 }
             } else if new < old {
+                if let floors = damage.floors {
+                    if new < floors[s.rawValue] {
+                        violations.append("\(nowMs) \(role): its receive log for the \(s) stream went back from \(old) to \(new), past the \(floors[s.rawValue]) its rolled-back store holds")
+                    }
+                } else {
+                    violations.append("\(nowMs) \(role): its receive log for the \(s) stream went back from \(old) to \(new) though the run did not damage its store")
+                }
                 erase(sk, above: new, through: old)
             }
         }

@@ -7,7 +7,7 @@ import Shared
 /// ```
 /// @1m link down for 30s; @2m30s crash watch; @3m kill phone for 1m; @4m clock watch +5m;
 /// @5m clock phone drift 800ppm for 10m; @6m clock watch freeze for 2m; @7m corrupt phone;
-/// @8m rollback watch; @9m link loss 20% for 2m; @10m link reset
+/// @8m rollback watch; @9m link loss 20% for 2m; @10m link reset; @11m damage-partial-file phone
 /// ```
 extension FaultSchedule {
     /// Parses `text` (`none` or empty: no faults); errors name the fault and what is wrong.
@@ -46,7 +46,7 @@ extension FaultSchedule {
             guard case .link(let change) = step.action else { throw fail("not a link fault") }
             if forMs != nil && change.inverse == nil { throw fail("'link \(words[1])' cannot take 'for'") }
             return ScheduledFault(atMs: at, kind: .link(change), forMs: forMs)
-        case "kill", "crash", "corrupt", "rollback":
+        case "kill", "crash", "corrupt", "rollback", "damage-partial-file":
             guard words.count == 2, let r = role else { throw fail("expected '\(verb) phone' or '\(verb) watch'") }
             switch verb {
             case "kill":
@@ -54,6 +54,7 @@ extension FaultSchedule {
                 return ScheduledFault(atMs: at, kind: .kill(r), forMs: forMs)
             case "crash": return ScheduledFault(atMs: at, kind: .crash(r))
             case "corrupt": return ScheduledFault(atMs: at, kind: .corrupt(r))
+            case "damage-partial-file": return ScheduledFault(atMs: at, kind: .damagePartialFile(r))
             default: return ScheduledFault(atMs: at, kind: .rollback(r))
             }
         case "clock":
@@ -66,7 +67,7 @@ extension FaultSchedule {
             }
             return ScheduledFault(atMs: at, kind: .clock(r, change), forMs: forMs)
         default:
-            throw fail("unknown fault (link …, kill ROLE for D, crash ROLE, clock ROLE …, corrupt ROLE, rollback ROLE)")
+            throw fail("unknown fault (link …, kill ROLE for D, crash ROLE, clock ROLE …, corrupt ROLE, rollback ROLE, damage-partial-file ROLE)")
         }
     }
 }

@@ -20,6 +20,7 @@ extension FaultKind {
         case .clock: .clocks
         case .corrupt: .corruption
         case .rollback: .rollback
+        case .damagePartialFile: .damagePartialFile
         }
     }
 }
@@ -140,6 +141,8 @@ extension FaultSchedule {
             return ScheduledFault(atMs: at, kind: .corrupt(role(&rng)))
         case .rollback:
             return ScheduledFault(atMs: at, kind: .rollback(role(&rng)))
+        case .damagePartialFile:
+            return ScheduledFault(atMs: at, kind: .damagePartialFile(role(&rng)))
         case .tamper:
             return ScheduledFault(atMs: at, kind: .link(.tamper(Double(rng.next(in: 1...20)))), forMs: window(longestWindowMs, span: span, rng: &rng))
         }

@@ -6,6 +6,7 @@ public enum FaultClass: String, Sendable, CaseIterable {
     case partition, lossy, latency, bandwidth, slicing
     case closeAfter = "close-after"
     case resets, kills, clocks, corruption, rollback
+    case damagePartialFile = "damage-partial-file"
     /// A relay on the link flips a byte of a record now and then: detected, the connection
     /// closed, the peers reconnect and resend.
     case tamper
@@ -32,6 +33,8 @@ public enum FaultKind: Sendable, Equatable {
     case corrupt(DeviceRole)
     /// The store loses its last commits.
     case rollback(DeviceRole)
+    /// Bytes of the node's partial incoming file change while it is down (armed until it holds one).
+    case damagePartialFile(DeviceRole)
 }
 
 /// One fault at an offset from the scenario's start, undone `forMs` later when it lasts.
@@ -57,6 +60,7 @@ public struct ScheduledFault: Sendable, Equatable, CustomStringConvertible {
         case .clock(let r, let c): return "\(at) clock \(r) \(Self.clockText(c))\(lasting)"
         case .corrupt(let r): return "\(at) corrupt \(r)"
         case .rollback(let r): return "\(at) rollback \(r)"
+        case .damagePartialFile(let r): return "\(at) damage-partial-file \(r)"
         }
     }
 
@@ -123,6 +127,8 @@ public struct ScheduledFault: Sendable, Equatable, CustomStringConvertible {
             return [step(t, .corruptStore(r), text)]
         case .rollback(let r):
             return [step(t, .rollbackStore(r), text)]
+        case .damagePartialFile(let r):
+            return [step(t, .damagePartialFile(r), text)]
         }
     }
 

@@ -13,13 +13,17 @@ public struct SweepSession: Sendable {
     public var jobs: Int
     /// A fixed schedule for every seed instead of each seed's random one (replays).
     public var faults: FaultSchedule?
+    /// Fixed workload operations for every seed instead of each seed's own (replays).
+    public var ops: WorkloadOps?
 
-    public init(scenario: Scenario, seeds: [UInt64], options: SweepOptions = SweepOptions(), jobs: Int = 1, faults: FaultSchedule? = nil) {
+    public init(scenario: Scenario, seeds: [UInt64], options: SweepOptions = SweepOptions(), jobs: Int = 1, faults: FaultSchedule? = nil,
+                ops: WorkloadOps? = nil) {
         self.scenario = scenario
         self.seeds = seeds
         self.options = options
         self.jobs = jobs
         self.faults = faults
+        self.ops = ops
     }
 
     /// Progress so far: seeds done and failed, of the total.
@@ -52,7 +56,7 @@ public struct SweepSession: Sendable {
                     return s.next
                 }
                 guard i < work.seeds.count else { return }
-                let outcome = SeedSweep.sweepSeed(work.scenario, seed: work.seeds[i], faults: work.faults, options: work.options)
+                let outcome = SeedSweep.sweepSeed(work.scenario, seed: work.seeds[i], faults: work.faults, ops: work.ops, options: work.options)
                 shared.state.withLock { s in
                     s.outcomes[i] = outcome
                     if !outcome.passed { s.failed += 1 }
@@ -65,19 +69,24 @@ public struct SweepSession: Sendable {
 
     // MARK: - Report
 
-    /// The report block of one failing seed: the seed, its faults, the shrunk faults, what
-    /// failed, and the commands that replay it.
+    /// The report block of one failing seed: the seed, its faults (and workload), the shrunk
+    /// ones, what failed, and the commands that replay it.
     /// `classes` (when not all) goes into the replay command: a seed's schedule depends on it.
-    public static func failureText(_ o: SeedOutcome, file: String, classes: Set<FaultClass> = Set(FaultClass.allCases)) -> String {
+    public static func failureText(_ o: SeedOutcome, file: String, classes: Set<FaultClass> = Set(FaultClass.allCases),
+                                   workload: WorkloadKind? = nil) -> String {
         var lines = ["FAIL seed \(o.seed): \(o.problems.first ?? "?")"]
         lines.append("  faults (\(o.faults.faults.count)): \(o.faults)")
+        if let ops = o.ops { lines.append("  workload \(workload?.rawValue ?? "?") (\(ops.ops.count) operations): \(ops)") }
         if let s = o.shrunk { lines.append("  shrunk (\(s.faults.count)): \(s)") }
+        if let s = o.shrunkOps { lines.append("  shrunk operations (\(s.ops.count)): \(s)") }
         for p in o.problems.prefix(10) { lines.append("  problem: \(p)") }
         if o.problems.count > 10 { lines.append("  … and \(o.problems.count - 10) more problems") }
         let left = FaultClass.allCases.filter { !classes.contains($0) }.map(\.rawValue)
-        lines.append("  replay: sync-sim sweep \(file) --seed \(o.seed)" + (left.isEmpty ? "" : " --without \(left.joined(separator: ","))"))
+        let w = workload.map { " --workload \($0.rawValue)" } ?? ""
+        lines.append("  replay: sync-sim sweep \(file) --seed \(o.seed)" + (left.isEmpty ? "" : " --without \(left.joined(separator: ","))") + w)
         let minimal = o.shrunk ?? o.faults
-        lines.append("  minimal: sync-sim sweep \(file) --seed \(o.seed) --faults \"\(minimal)\"")
+        let minimalOps = (o.shrunkOps ?? o.ops).map { " --ops \"\($0)\"" } ?? ""
+        lines.append("  minimal: sync-sim sweep \(file) --seed \(o.seed) --faults \"\(minimal)\"" + w + minimalOps)
         return lines.joined(separator: "\n")
     }
 
