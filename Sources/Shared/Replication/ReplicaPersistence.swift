@@ -135,6 +135,7 @@ public enum ReplicaPersistence {
         if p.resendPeerWrites { flags |= 2 }
         if p.announceReset { flags |= 4 }
         if p.owesAck { flags |= 8 }
+        if p.sendWholeRecords { flags |= 16 }
         w.writeByte(flags)
         return w.bytes
     }
@@ -155,6 +156,7 @@ public enum ReplicaPersistence {
         p.resendPeerWrites = flags & 2 != 0
         p.announceReset = flags & 4 != 0
         p.owesAck = flags & 8 != 0
+        p.sendWholeRecords = flags & 16 != 0
         return p
     }
 

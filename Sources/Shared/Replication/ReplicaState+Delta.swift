@@ -5,7 +5,10 @@ extension ReplicaState {
     /// result grows with what changed, not with the size of the state or its history.
     /// - Parameter excludingWriter: registers and tombstones stamped by this replica id are
     ///   left out (the peer wrote them, so it has them), unless the peer lost its store.
-    public func changes(after baseSeq: UInt64, excludingWriter: UInt16?) -> [DeltaRecord] {
+    /// - Parameter wholeRecords: a record with a register of another writer than
+    ///   `excludingWriter` is sent with all of its registers (after this store went back in
+    ///   time: `ReplicaSync.ownStoreWentBack`).
+    public func changes(after baseSeq: UInt64, excludingWriter: UInt16?, wholeRecords: Bool = false) -> [DeltaRecord] {
         var out: [DeltaRecord] = []
         for s in slots where s.isUsed && s.entry.maxSeq > baseSeq {
             if let t = s.entry.tombstone {
@@ -15,7 +18,11 @@ extension ReplicaState {
                 continue
             }
             var fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)] = []
-            for f in s.entry.registers where f.register.seq > baseSeq && f.register.stamp.replica != excludingWriter {
+            var excluded = excludingWriter
+            if wholeRecords, let writer = excluded, s.entry.registers.contains(where: { $0.register.stamp.replica != writer }) {
+                excluded = nil
+            }
+            for f in s.entry.registers where f.register.seq > baseSeq && f.register.stamp.replica != excluded {
                 fields.append((name: f.name, value: f.register.value, stamp: f.register.stamp))
             }
             if fields.isEmpty { continue }

@@ -44,6 +44,9 @@ public struct ReplicaSync: Sendable, Equatable {
         public var inFlightIsStale = false
         /// The peer lost its store: resend records it wrote itself too.
         public var resendPeerWrites = false
+        /// Our store went back in time: send each record we wrote a field of whole, the peer's
+        /// fields too, once (`ownStoreWentBack`).
+        public var sendWholeRecords = false
         /// This store was reset: tell the peer in the next delta (sent even when empty).
         public var announceReset = false
         /// The peer sent tombstones: answer with an ack even when there is nothing else.
@@ -69,6 +72,7 @@ public struct ReplicaSync: Sendable, Equatable {
         var seq: UInt64
         var base: UInt64
         var resend: Bool
+        var whole: Bool
     }
 
     /// Leaves room for the user-info wrapper under `PayloadLimits.userInfoBytes`.
@@ -89,9 +93,10 @@ public struct ReplicaSync: Sendable, Equatable {
         guard persistent.inFlightUpTo == nil else { return nil }
         let base = persistent.ackedByPeer
         let mustSend = persistent.announceReset || persistent.owesAck
-        let scan = QuietScan(seq: state.seq, base: base, resend: persistent.resendPeerWrites)
+        let scan = QuietScan(seq: state.seq, base: base, resend: persistent.resendPeerWrites, whole: persistent.sendWholeRecords)
         if !mustSend, quietScan == scan { return nil }
-        let records = state.changes(after: base, excludingWriter: persistent.resendPeerWrites ? nil : peer)
+        let records = state.changes(after: base, excludingWriter: persistent.resendPeerWrites ? nil : peer,
+                                    wholeRecords: persistent.sendWholeRecords)
         guard !records.isEmpty || mustSend else {
             quietScan = scan
             return nil
@@ -161,6 +166,7 @@ public struct ReplicaSync: Sendable, Equatable {
                 persistent.ackedByPeer = max(persistent.ackedByPeer, upTo)
                 persistent.announceReset = false
                 persistent.resendPeerWrites = false
+                persistent.sendWholeRecords = false
             }
             persistent.inFlightUpTo = nil
             persistent.inFlightPartsLeft = 0
@@ -301,6 +307,11 @@ public struct ReplicaSync: Sendable, Equatable {
     /// Our own store went back in time: it keeps what it has but lacks changes it had sent or
     /// received. It starts a new incarnation as a reset store does (deltas made for the old one
     /// are ignored) and announces it, so the peer resends everything, our own writes included.
+    /// Its announcement carries each record we wrote a field of whole, the peer's fields too: a
+    /// record the peer deleted meanwhile and whose grave it has since dropped (90 days) comes
+    /// back as this store held it, not with our fields only (the peer's are held only here
+    /// now; without them the two would never agree). Records only the peer wrote stay out: the
+    /// peer's complete resend brings back those it holds and drops the others here (coverage).
     /// The new incarnation is derived from the old one, so a simulated run stays deterministic.
     public mutating func ownStoreWentBack() {
         var h = SHA256()
@@ -310,6 +321,7 @@ public struct ReplicaSync: Sendable, Equatable {
         h.update(w.bytes)
         let next = h.finish().prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } | 1
         storeWasReset(newIncarnation: next)
+        persistent.sendWholeRecords = true
     }
 
     /// This store was found corrupt and started empty with a new incarnation.
