@@ -270,7 +270,12 @@ public struct TransferLedger: Sendable {
             return
         }
         if v.peerIncarnation != p.peerIncarnation {
-            // A new sender store: its streams are counted from zero.
+            // A new sender store: its streams are counted from zero. A receiver whose store the
+            // run rolled back to before it knew the sender's current store lost every delivery
+            // from that store: the sender may deliver them again once it is known again.
+            if damage.floors != nil, v.peerIncarnation != 0 {
+                for s in UserInfoStream.allCases { erase(StreamKey(sender: sender, incarnation: v.peerIncarnation, stream: s), above: 0, through: UInt64.max) }
+            }
             v.peerIncarnation = p.peerIncarnation
             v.delivered = [0, 0]
         }
