@@ -47,10 +47,10 @@ func runSweep(_ o: Options, text: String) -> Int32 {
     }
     if tty { print("") }
     for outcome in outcomes where !outcome.passed {
-        print(SweepSession.failureText(outcome, file: file, classes: o.classes, workload: options.workload))
+        print(SweepSession.failureText(outcome, file: file, classes: o.classes, workload: options.workload, scenario: scenario))
         if o.logs {
-            for line in outcome.opLines { print("  op: \(line)") }
-            for line in outcome.logs { print("  log: \(line)") }
+            for line in outcome.opLines { print("  op: \(SweepSession.readableTime(line, scenario: scenario))") }
+            for line in outcome.logs { print("  log: \(SweepSession.readableTime(line, scenario: scenario))") }
         }
     }
     let failed = outcomes.filter { !$0.passed }.count

@@ -155,4 +155,20 @@ struct SweepTests {
         #expect(o.failureKind == "convergence")
         #expect(SweepSession.progressBar(.init(done: 5, failed: 1, total: 10), width: 10) == "[#####.....] 5/10 seeds, 1 failed")
     }
+
+    @Test func aFailuresProblemLinesGiveLocalDateTimesAndTheOffsetFromTheStartNotEpochMilliseconds() throws {
+        let scenario = try ScenarioParser.parse("""
+            scenario "t"
+            start 2026-06-01T07:00:00+09:00
+            timezone Asia/Tokyo
+            07:00 watch hr 120
+            """, file: "t.scenario")
+        let at = scenario.startMs + 31 * 60_000 + 5_123
+        let o = SeedOutcome(seed: 7, faults: FaultSchedule(faults: []), problems: ["\(at) phone→watch u3 (store a4a9c2): delivered twice"],
+                            shrunk: nil, virtualMs: 0)
+        let text = SweepSession.failureText(o, file: "t.scenario", scenario: scenario)
+        #expect(text.contains("FAIL seed 7: 2026-06-01 07:31:05.123 (+31m05s) phone→watch u3 (store a4a9c2): delivered twice"), "\(text)")
+        #expect(!text.contains("\(at)"))
+        #expect(SweepSession.readableTime("convergence: digests differ", scenario: scenario) == "convergence: digests differ")
+    }
 }

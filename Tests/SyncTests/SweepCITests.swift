@@ -31,7 +31,7 @@ struct SweepCITests {
         let outcomes = SweepSession(scenario: scenario, seeds: SeedSweep.seeds(from: 1, count: Self.workloadSeeds), options: options, jobs: 1).run()
         #expect(outcomes.count == Self.workloadSeeds)
         for o in outcomes where !o.passed {
-            Issue.record("\(SweepSession.failureText(o, file: "scenarios/" + name, classes: options.classes, workload: options.workload))")
+            Issue.record("\(SweepSession.failureText(o, file: "scenarios/" + name, classes: options.classes, workload: options.workload, scenario: scenario))")
         }
     }
 
@@ -43,7 +43,7 @@ struct SweepCITests {
         let outcomes = SweepSession(scenario: scenario, seeds: seeds, options: options, jobs: 1).run()
         #expect(outcomes.count == Self.expectationSeeds)
         for o in outcomes where !o.passed {
-            Issue.record("\(SweepSession.failureText(o, file: "scenarios/" + name, classes: options.classes))")
+            Issue.record("\(SweepSession.failureText(o, file: "scenarios/" + name, classes: options.classes, scenario: scenario))")
         }
     }
 }

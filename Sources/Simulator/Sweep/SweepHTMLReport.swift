@@ -24,7 +24,7 @@ public enum SweepHTMLReport {
         intro += "</table>"
         for o in failed {
             intro += "<h3 class=\"fail\" data-seed=\"\(o.seed)\">seed \(o.seed): \(SVGText.escape(o.failureKind ?? "failed"))</h3>"
-                + "<pre>\(SVGText.escape(SweepSession.failureText(o, file: file, classes: classes)))</pre>"
+                + "<pre>\(SVGText.escape(SweepSession.failureText(o, file: file, classes: classes, scenario: scenario)))</pre>"
         }
         intro += "</div>"
         var svgs = SVGTable()

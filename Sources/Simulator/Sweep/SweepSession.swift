@@ -73,13 +73,14 @@ public struct SweepSession: Sendable {
     /// ones, what failed, and the commands that replay it.
     /// `classes` (when not all) goes into the replay command: a seed's schedule depends on it.
     public static func failureText(_ o: SeedOutcome, file: String, classes: Set<FaultClass> = Set(FaultClass.allCases),
-                                   workload: WorkloadKind? = nil) -> String {
-        var lines = ["FAIL seed \(o.seed): \(o.problems.first ?? "?")"]
+                                   workload: WorkloadKind? = nil, scenario: Scenario? = nil) -> String {
+        let readable = { (line: String) in readableTime(line, scenario: scenario) }
+        var lines = ["FAIL seed \(o.seed): \(readable(o.problems.first ?? "?"))"]
         lines.append("  faults (\(o.faults.faults.count)): \(o.faults)")
         if let ops = o.ops { lines.append("  workload \(workload?.rawValue ?? "?") (\(ops.ops.count) operations): \(ops)") }
         if let s = o.shrunk { lines.append("  shrunk (\(s.faults.count)): \(s)") }
         if let s = o.shrunkOps { lines.append("  shrunk operations (\(s.ops.count)): \(s)") }
-        for p in o.problems.prefix(10) { lines.append("  problem: \(p)") }
+        for p in o.problems.prefix(10) { lines.append("  problem: \(readable(p))") }
         if o.problems.count > 10 { lines.append("  … and \(o.problems.count - 10) more problems") }
         let left = FaultClass.allCases.filter { !classes.contains($0) }.map(\.rawValue)
         let w = workload.map { " --workload \($0.rawValue)" } ?? ""
@@ -88,6 +89,16 @@ public struct SweepSession: Sendable {
         let minimalOps = (o.shrunkOps ?? o.ops).map { " --ops \"\($0)\"" } ?? ""
         lines.append("  minimal: sync-sim sweep \(file) --seed \(o.seed) --faults \"\(minimal)\"" + w + minimalOps)
         return lines.joined(separator: "\n")
+    }
+
+    /// `line` with its leading epoch-millisecond time (a checker's problem, a node's log line)
+    /// as a local date-time in the scenario's zone and the offset from its start
+    /// (`2026-06-01 07:31:05.123 (+31m05s)`); unchanged without a scenario or such a time.
+    public static func readableTime(_ line: String, scenario: Scenario?) -> String {
+        guard let scenario, let calendar = LocalCalendar(identifier: scenario.timeZone) else { return line }
+        let digits = line.prefix { $0.isASCII && $0.isNumber }
+        guard digits.count >= 12, line.dropFirst(digits.count).first == " ", let ms = EpochMs(digits) else { return line }
+        return calendar.dateTimeText(ms, withMillis: true) + " (\(ElapsedText.offset(ms, from: scenario.startMs)))" + line.dropFirst(digits.count)
     }
 
     /// A text progress bar: `[#########...........]  45/100 seeds, 1 failed`.
