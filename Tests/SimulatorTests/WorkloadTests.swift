@@ -105,6 +105,32 @@ struct WorkloadTests {
         #expect(out.passed, "\(out.problems)")
     }
 
+    @Test func workloadsSendMessagesFromBothDevicesAndEachEndsInItsReplyOrAWCError() throws {
+        let s = try ScenarioParser.parse(Self.scenario, file: "w")
+        // Generated: drawn from a stream of their own, from both devices, in both workloads.
+        let generated = (UInt64(1)...40).flatMap { seed in
+            WorkloadKind.allCases.flatMap { WorkloadGenerator.generate($0, seed: seed, scenario: s).ops }
+        }.filter { if case .message = $0.action { true } else { false } }
+        #expect(generated.contains { $0.role == .phone } && generated.contains { $0.role == .watch })
+        // Run: one while the link is down (refused at once: not reachable), one after.
+        let faults = try FaultSchedule.parse("@1m link down for 2m")
+        let ops = try WorkloadOps.parse("@2m phone message 1; @4m watch message 2")
+        var o = SimOptions()
+        o.recordsTrace = false
+        o.networkSeed = 3
+        let runner = ScenarioRunner(driver: SimDriver(options: o))
+        runner.workload = WorkloadRun(kind: .fitness)
+        var options = SweepOptions()
+        options.workload = .fitness
+        let r = runner.run(SeedSweep.faultedScenario(s, faults: faults, ops: ops, options: options))
+        let entries = try #require(runner.workload?.entries)
+        #expect(entries.count == 2)
+        #expect(entries[0].command == #"message send {"workload": 1}"# && !entries[0].accepted, "\(entries[0].summary)")
+        #expect(entries[1].command == #"message send {"workload": 2}"# && entries[1].accepted, "\(entries[1].summary)")
+        #expect(r.checks.filter { !$0.passed }.isEmpty, "\(r.checks.filter { !$0.passed })")
+        #expect(SeedSweep.run(s, seed: 3, faults: faults, ops: ops, options: options).passed)
+    }
+
     @Test func theShrinkerLeavesOutOperationsAndFaultsAlike() {
         let ops = (1...12).map { WorkloadOp(atMs: Int64($0) * 1000, role: .phone, action: .goalAdd(name: "G\($0)", date: CivilDate(iso: "2026-09-01")!)) }
         let faults = (1...6).map { ScheduledFault(atMs: Int64($0) * 1000, kind: .crash(.watch)) }

@@ -6,7 +6,7 @@ import Shared
 public enum WorkloadKind: String, Sendable, CaseIterable {
     /// The fitness app: step-goal and setting changes on both devices, workouts started,
     /// paused, resumed and ended on the watch with heart rates, steps on both devices,
-    /// complication pushes from the phone.
+    /// complication pushes from the phone; messages from either device (both workloads).
     case fitness
     /// The countdown app: goals added, renamed, moved to another date and deleted on both devices.
     case countdown
@@ -45,10 +45,28 @@ public enum WorkloadGenerator {
         }
         times.sort()
         let startDay = LocalCalendar(identifier: s.timeZone).map { $0.civilDate(s.startMs) } ?? CivilDate(daysSinceEpoch: Int(s.startMs / 86_400_000))
+        let ops: WorkloadOps
         switch kind {
-        case .countdown: return countdown(times, startDay: startDay, rng: &rng)
-        case .fitness: return fitness(times, scenario: s, rng: &rng)
+        case .countdown: ops = countdown(times, startDay: startDay, rng: &rng)
+        case .fitness: ops = fitness(times, scenario: s, rng: &rng)
         }
+        return withMessages(ops, seed: seed, span: span)
+    }
+
+    /// Messages per run, drawn from a generator of their own (so a seed's other operations are
+    /// the ones it had before messages were drawn): `sendMessage` from either device, racing
+    /// the link's events and the other operations; each ends in its reply or a WCError.
+    public static let messages = 0...3
+
+    static func withMessages(_ ops: WorkloadOps, seed: UInt64, span: Int64) -> WorkloadOps {
+        var rng = SplitMix64(seed: seed &* 0xC2B2_AE3D_27D4_EB4F ^ 0x4D45_5353_4147_4521)
+        var all = ops.ops
+        for n in 0..<rng.next(in: messages) {
+            all.append(WorkloadOp(atMs: Int64(rng.next(in: 0...Int(span / 1000))) * 1000, role: role(&rng), action: .message(n + 1)))
+        }
+        // Stable: an operation keeps its place among those at the same time.
+        let sorted = all.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }.map(\.element)
+        return WorkloadOps(sorted)
     }
 
     static func role(_ rng: inout SplitMix64) -> DeviceRole { rng.next(in: 0...1) == 0 ? .phone : .watch }

@@ -8,7 +8,8 @@ import Shared
 /// 2026-10-01`, `@8m watch goal-delete G3`, `@1m watch step-goal 9000`, `@1m phone switch
 /// notifications off`, `@2m watch workout start running|pause|resume|end`, `@2m watch hr 140`,
 /// `@3m watch steps 120` (the minute before now), `@3m phone steps 300` (the 10 minutes before
-/// now), `@4m phone complication-push`. Goals are named by the workload (`G<n>`); the node's id
+/// now), `@4m phone complication-push`, `@4m watch message 3` (a `sendMessage` with a reply
+/// handler, payload `{"workload": 3}`: its reply or its WCError, whatever the link does). Goals are named by the workload (`G<n>`); the node's id
 /// for one is the id its `goal-add` was given.
 public struct WorkloadOp: Sendable, Equatable, CustomStringConvertible {
     public var atMs: Int64
@@ -26,6 +27,8 @@ public struct WorkloadOp: Sendable, Equatable, CustomStringConvertible {
         case heartRate(Int)
         case steps(Int)
         case complicationPush
+        /// `message send {"workload": N}`: a message with a reply handler.
+        case message(Int)
     }
 
     public init(atMs: Int64, role: DeviceRole, action: Action) {
@@ -50,6 +53,7 @@ public struct WorkloadOp: Sendable, Equatable, CustomStringConvertible {
             case .heartRate(let b): "hr \(b)"
             case .steps(let n): "steps \(n)"
             case .complicationPush: "complication-push"
+            case .message(let n): "message \(n)"
             }
         }()
     }
@@ -67,6 +71,7 @@ public struct WorkloadOp: Sendable, Equatable, CustomStringConvertible {
         case .heartRate(let b): return "hr \(b)"
         case .steps(let n): return role == .watch ? "steps \(n) --over 1m" : "steps \(n)"
         case .complicationPush: return "complication push"
+        case .message(let n): return #"message send {"workload": \#(n)}"#
         }
     }
 }
@@ -116,7 +121,8 @@ public struct WorkloadOps: Sendable, Equatable, CustomStringConvertible {
             case ("hr", 1): action = .heartRate(try number(a[0]))
             case ("steps", 1): action = .steps(try number(a[0]))
             case ("complication-push", 0): action = .complicationPush
-            default: throw fail("unknown operation (goal-add, goal-title, goal-date, goal-delete, step-goal, switch, workout, hr, steps, complication-push)")
+            case ("message", 1): action = .message(try number(a[0]))
+            default: throw fail("unknown operation (goal-add, goal-title, goal-date, goal-delete, step-goal, switch, workout, hr, steps, complication-push, message)")
             }
             ops.append(WorkloadOp(atMs: at, role: role, action: action))
         }
