@@ -81,10 +81,11 @@ struct WorkloadTests {
 
     /// An operation for a node a fault took down did not happen: it is recorded as not issued
     /// (the model follows what was issued), and the run still agrees with the model.
-    @Test func anOperationForANodeTheFaultsTookDownIsRecordedAsNotIssued() throws {
-        let s = try ScenarioParser.parse(Self.scenario, file: "w")
-        let faults = try FaultSchedule.parse("@1m kill watch for 5m")
-        let ops = try WorkloadOps.parse("@2m watch step-goal 9500; @3m phone step-goal 8000; @8m watch step-goal 7000")
+    /// Runs `s` with `faults` and the fitness workload's `ops` (network seed 3): the run, what
+    /// each operation did, and the sweep options that replay it.
+    static func runFitness(_ s: Scenario, faults: FaultSchedule, ops: WorkloadOps) throws
+        -> (run: ScenarioResult, entries: [WorkloadRun.Entry], options: SweepOptions)
+    {
         var o = SimOptions()
         o.recordsTrace = false
         o.networkSeed = 3
@@ -93,7 +94,14 @@ struct WorkloadTests {
         var options = SweepOptions()
         options.workload = .fitness
         let r = runner.run(SeedSweep.faultedScenario(s, faults: faults, ops: ops, options: options))
-        let entries = try #require(runner.workload?.entries)
+        return (r, try #require(runner.workload?.entries), options)
+    }
+
+    @Test func anOperationForANodeTheFaultsTookDownIsRecordedAsNotIssued() throws {
+        let s = try ScenarioParser.parse(Self.scenario, file: "w")
+        let faults = try FaultSchedule.parse("@1m kill watch for 5m")
+        let ops = try WorkloadOps.parse("@2m watch step-goal 9500; @3m phone step-goal 8000; @8m watch step-goal 7000")
+        let (r, entries, options) = try Self.runFitness(s, faults: faults, ops: ops)
         #expect(entries.count == 3)
         #expect(entries[0].skipped == "the watch was down" && entries[0].command == nil, "\(entries[0].summary)")
         #expect(entries[1].skipped == nil && entries[1].accepted)
@@ -115,15 +123,7 @@ struct WorkloadTests {
         // Run: one while the link is down (refused at once: not reachable), one after.
         let faults = try FaultSchedule.parse("@1m link down for 2m")
         let ops = try WorkloadOps.parse("@2m phone message 1; @4m watch message 2")
-        var o = SimOptions()
-        o.recordsTrace = false
-        o.networkSeed = 3
-        let runner = ScenarioRunner(driver: SimDriver(options: o))
-        runner.workload = WorkloadRun(kind: .fitness)
-        var options = SweepOptions()
-        options.workload = .fitness
-        let r = runner.run(SeedSweep.faultedScenario(s, faults: faults, ops: ops, options: options))
-        let entries = try #require(runner.workload?.entries)
+        let (r, entries, options) = try Self.runFitness(s, faults: faults, ops: ops)
         #expect(entries.count == 2)
         #expect(entries[0].command == #"message send {"workload": 1}"# && !entries[0].accepted, "\(entries[0].summary)")
         #expect(entries[1].command == #"message send {"workload": 2}"# && entries[1].accepted, "\(entries[1].summary)")
