@@ -23,7 +23,7 @@ extension NodeEngine {
             return wcSituationCommand(c)
         case "query":
             let path = Array(c.words.dropFirst())
-            guard let v = engineQuery(path) ?? app.query(path, ctx) else {
+            guard let v = engineQuery(path) ?? Self.query(app: &app, ctx: &ctx, path) else {
                 return .error(L10n.nodeNoValue(path.joined(separator: " "))(ctx.language))
             }
             return .ok(v, text: v.jsonString())

@@ -49,13 +49,13 @@ extension NodeEngine {
             guard ctx.takeHandTransfer(t.id) else { return false }
             ctx.notify((e.map { L10n.nodeTransferFailed(L10n.nodeFile, t.id, $0.code) } ?? L10n.nodeDelivered(L10n.nodeFile, t.id))(l))
             return true
-        case .didReceiveMessage(let m) where !app.isOwnTraffic(event, ctx):
+        case .didReceiveMessage(let m) where !Self.isOwnTraffic(app: &app, ctx: &ctx, event):
             ctx.notify(L10n.nodeReceivedMessage("m\(m.id)", from: ctx.role.peer, Self.payloadText(m.payload, l))(l))
-        case .didReceiveUserInfo(let info, _) where info[NodeContext.replicaSyncKey] == nil && !app.isOwnTraffic(event, ctx):
+        case .didReceiveUserInfo(let info, _) where info[NodeContext.replicaSyncKey] == nil && !Self.isOwnTraffic(app: &app, ctx: &ctx, event):
             ctx.notify(L10n.nodeReceivedUserInfo(from: ctx.role.peer, info.jsonString())(l))
-        case .didReceiveApplicationContext(let c) where !app.isOwnTraffic(event, ctx):
+        case .didReceiveApplicationContext(let c) where !Self.isOwnTraffic(app: &app, ctx: &ctx, event):
             ctx.notify(L10n.nodeReceivedContext(from: ctx.role.peer, c.jsonString())(l))
-        case .didReceiveFile(let f) where !app.isOwnTraffic(event, ctx):
+        case .didReceiveFile(let f) where !Self.isOwnTraffic(app: &app, ctx: &ctx, event):
             ctx.notify(L10n.nodeReceivedFile(from: ctx.role.peer, name: f.name, bytes: f.sizeBytes)(l))
         default:
             break

@@ -33,7 +33,7 @@ public enum StoreOpening: Sendable, Equatable {
 /// (the app's writes, the receive log, the replica rows) and only then releases the frames
 /// the event produced. It does no socket I/O and reads no clock: `now` comes with each call.
 public final class NodeEngine<App: NodeApp> {
-    public private(set) var app: App
+    public internal(set) var app: App
     public internal(set) var ctx: NodeContext
     let store: KeyValueStore
     /// Each open connection's records: decoder, sealed channel, counts. Boxed, so that a
@@ -140,11 +140,11 @@ public final class NodeEngine<App: NodeApp> {
         setNow(now)
         bytesIn += bytes.count
         ctx.session.onBytesReceived(id, now: now)
-        guard let box = wires[id], ctx.session.isConnectionOpen(id) else { return }  // refused or replaced: its bytes are ignored
+        guard let box = wires[id], readSession({ $0.isConnectionOpen(id) }) else { return }  // refused or replaced: its bytes are ignored
         box.wire.feed(bytes, now: now)
         while true {
             do {
-                guard let frame = try box.wire.nextFrame(limits: ctx.session.recordLimits(for: id), now: now) else { break }
+                guard let frame = try box.wire.nextFrame(limits: readSession { $0.recordLimits(for: id) }, now: now) else { break }
                 ctx.session.onFrame(id, frame, now: now)
                 pump()
             } catch {
@@ -265,7 +265,7 @@ public final class NodeEngine<App: NodeApp> {
     /// Runs a command: the engine's own (`status`, `digest`, `link`…) or the app's.
     public func command(_ command: NodeCommand, now: EpochMs) -> CommandReply {
         setNow(now)
-        let reply = engineCommand(command) ?? app.readOnlyReply(command, ctx) ?? app.onCommand(command, &ctx)
+        let reply = engineCommand(command) ?? Self.readOnlyReply(app: &app, ctx: &ctx, command) ?? app.onCommand(command, &ctx)
         finish()
         return reply
     }

@@ -103,16 +103,15 @@ extension LinkSession {
             h.bufferedBytes = bufferedBytes
             handshakes[id] = h
             enforceHandshakeCaps(now: now)
-        } else if var a = active, a.id == id {
-            a.frameUnderWay = startedMs.map { FrameUnderWay(sinceMs: $0, bytes: bytesExpected) }
-            active = a
+        } else if active?.id == id {
+            active!.frameUnderWay = startedMs.map { FrameUnderWay(sinceMs: $0, bytes: bytesExpected) }
         }
     }
 
     /// When the frame under way on the active connection must be complete: the liveness
     /// rule's silence timeout, plus its size at the slowest link allowed.
-    func frameDeadline(_ a: ActiveConnection) -> EpochMs? {
-        guard let f = a.frameUnderWay else { return nil }
+    func frameDeadline(_ frameUnderWay: FrameUnderWay?) -> EpochMs? {
+        guard let f = frameUnderWay else { return nil }
         return f.sinceMs + config.peerSilenceTimeoutMs + Int64(f.bytes) * 1000 / max(1, config.minLinkBytesPerSecond)
     }
 

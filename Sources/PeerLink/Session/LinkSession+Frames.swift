@@ -10,11 +10,10 @@ extension LinkSession {
             onHandshakeFrame(id, frame, now: now)
             return
         }
-        guard var a = active, a.id == id else { return }  // a closed or replaced connection
-        a.lastHeardMs = now
-        a.nowMs = now
-        a.framesReceived += 1
-        active = a
+        guard active?.id == id else { return }  // a closed or replaced connection
+        active!.lastHeardMs = now
+        active!.nowMs = now
+        active!.framesReceived += 1
         do {
             switch frame.kind {
             case .ping:
@@ -73,10 +72,9 @@ extension LinkSession {
     /// that takes longer than `peerSilenceTimeoutMs` to cross does not get the peer declared
     /// silent (its pings are queued behind it).
     public mutating func onBytesReceived(_ id: ConnectionID, now: EpochMs) {
-        guard var a = active, a.id == id else { return }
-        a.lastHeardMs = max(a.lastHeardMs, now)
-        a.nowMs = max(a.nowMs, now)
-        active = a
+        guard active?.id == id else { return }
+        active!.lastHeardMs = max(active!.lastHeardMs, now)
+        active!.nowMs = max(active!.nowMs, now)
     }
 
     static func appStateBody(_ frame: Frame) throws(ByteReaderError) -> AppState {
@@ -100,35 +98,35 @@ extension LinkSession {
         }
         if let summary = refusalLog.summaryDue(now: now, config: config) { emitLog(.warning, summary) }
         expireMessages(now: now)
-        guard var a = active else { return }
-        a.nowMs = now
-        active = a
-        if now - a.lastHeardMs >= config.peerSilenceTimeoutMs {
-            emitLog(.warning, "peer silent for \(now - a.lastHeardMs) ms: link down")
-            actions.append(.close(a.id, reason: "peer silent"))
-            onConnectionClosed(a.id, now: now)
+        // The active connection in place (`active!`): this runs at every tick.
+        guard active != nil else { return }
+        active!.nowMs = now
+        let id = active!.id
+        if now - active!.lastHeardMs >= config.peerSilenceTimeoutMs {
+            emitLog(.warning, "peer silent for \(now - active!.lastHeardMs) ms: link down")
+            actions.append(.close(id, reason: "peer silent"))
+            onConnectionClosed(id, now: now)
             return
         }
-        if let due = frameDeadline(a), now >= due, let f = a.frameUnderWay {
+        if let due = frameDeadline(active!.frameUnderWay), now >= due, let f = active!.frameUnderWay {
             let reason = "a frame started \(now - f.sinceMs) ms ago is not complete (\(f.bytes) bytes expected; a frame must arrive within \(config.peerSilenceTimeoutMs) ms plus its size at \(config.minLinkBytesPerSecond) B/s)"
             stats.tamperingDetected += 1
-            protocolViolation(a.id, reason)
-            onConnectionClosed(a.id, now: now)
+            protocolViolation(id, reason)
+            onConnectionClosed(id, now: now)
             return
         }
-        if a.awaitsAck(self), now >= a.retransmitDueMs(config) {
-            if a.peerSawAllSent {
+        if active!.awaitsAck(self), now >= active!.retransmitDueMs(config) {
+            if active!.peerSawAllSent {
                 retransmit(now: now)
             } else {
                 // Unacknowledged, but perhaps still crossing a slow link: ask the peer to show
                 // it has taken in everything (its pong comes back behind our frames).
-                a.retransmitAwaitsPong = true
-                active = a
-                if a.pingsSent == a.pingsBeforeLastData { send(a.id, Frame(.ping, [localAppState.flags])) }
+                active!.retransmitAwaitsPong = true
+                if active!.pingsSent == active!.pingsBeforeLastData { send(id, Frame(.ping, [localAppState.flags])) }
             }
         }
-        if let a2 = active, now - a2.lastSentMs >= config.heartbeatIntervalMs {
-            send(a2.id, Frame(.ping, [localAppState.flags]))
+        if let a2 = active?.id, now - active!.lastSentMs >= config.heartbeatIntervalMs {
+            send(a2, Frame(.ping, [localAppState.flags]))
         }
     }
 
@@ -185,20 +183,21 @@ extension LinkSession {
         var d: EpochMs? = nil
         func consider(_ t: EpochMs) { d = min(d ?? t, t) }
         for h in handshakes.values { consider(h.openedMs + config.handshakeTimeoutMs) }
-        if let m = pendingMessages.map(\.deadlineMs).min() { consider(m) }
+        for m in pendingMessages { consider(m.deadlineMs) }
         if let s = refusalLog.deadline(config) { consider(s) }
-        if let a = active {
-            if let f = frameDeadline(a) { consider(f) }
+        // The active connection read in place (`active!.`), not copied: this runs after every event.
+        if active != nil {
+            if let f = frameDeadline(active!.frameUnderWay) { consider(f) }
             if includingLiveness {
-                consider(a.lastHeardMs + config.peerSilenceTimeoutMs)
-                consider(a.lastSentMs + config.heartbeatIntervalMs)
+                consider(active!.lastHeardMs + config.peerSilenceTimeoutMs)
+                consider(active!.lastSentMs + config.heartbeatIntervalMs)
             }
-            if a.awaitsAck(self) {
-                let due = a.retransmitDueMs(config)
-                if !a.retransmitAwaitsPong || due > a.nowMs {
+            if active!.awaitsAck(self) {
+                let due = active!.retransmitDueMs(config)
+                if !active!.retransmitAwaitsPong || due > active!.nowMs {
                     consider(due)
-                } else if a.pingsSent == a.pingsBeforeLastData {
-                    consider(a.nowMs)  // frames went out after the probe: probe again
+                } else if active!.pingsSent == active!.pingsBeforeLastData {
+                    consider(active!.nowMs)  // frames went out after the probe: probe again
                 }
             }
         }

@@ -55,7 +55,7 @@ extension LinkSession {
             case .awaitingReady: return RecordLimits(sealed: Self.sealedRecordBytes(max(SessionInfo.maxBytes, Self.maxRejectBytes)))
             }
         }
-        if let a = active, a.id == id { return RecordLimits(sealed: RecordHeader.maxBodyBytes) }
+        if active?.id == id { return RecordLimits(sealed: RecordHeader.maxBodyBytes) }
         return RecordLimits()
     }
 

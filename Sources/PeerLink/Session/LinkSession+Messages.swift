@@ -52,14 +52,14 @@ extension LinkSession {
         guard size <= PayloadLimits.messageBytes else {
             return failNewMessage(WCError(.payloadTooLarge, "message is \(size) bytes; the limit is \(PayloadLimits.messageBytes)"))
         }
-        guard isReachable, let a = active else {
+        guard isReachable, let conn = active?.id else {
             return failNewMessage(WCError(.notReachable, "the \(config.role.peer) app is not reachable"))
         }
         let id = nextMessageID
         nextMessageID += 1
-        send(a.id, Frame(.message, FrameBodies.Message(id: id, payload: payload, replyExpected: replyExpected).encode()))
+        send(conn, Frame(.message, FrameBodies.Message(id: id, payload: payload, replyExpected: replyExpected).encode()))
         let timeoutMs = max(1, replyTimeoutMs ?? config.messageReplyTimeoutMs)
-        pendingMessages.append(PendingMessage(id: id, connection: a.id, deadlineMs: now + timeoutMs, replyExpected: replyExpected, timeoutMs: timeoutMs))
+        pendingMessages.append(PendingMessage(id: id, connection: conn, deadlineMs: now + timeoutMs, replyExpected: replyExpected, timeoutMs: timeoutMs))
         return id
     }
 
@@ -70,14 +70,14 @@ extension LinkSession {
         guard let conn = awaitingReply.removeValue(forKey: id) else {
             return .failure(WCError(.invalidParameter, "message \(id) awaits no reply"))
         }
-        guard let a = active, a.id == conn else { return .failure(WCError(.notReachable, "the link the message came on is gone")) }
+        guard active?.id == conn else { return .failure(WCError(.notReachable, "the link the message came on is gone")) }
         let size = Self.payloadSize(reply)
         guard size <= PayloadLimits.messageBytes else {
             let e = WCError(.messageReplyFailed, "the reply was \(size) bytes; the limit is \(PayloadLimits.messageBytes)")
-            send(a.id, Frame(.messageError, FrameBodies.MessageError(id: id, error: e).encode()))
+            send(conn, Frame(.messageError, FrameBodies.MessageError(id: id, error: e).encode()))
             return .failure(WCError(.payloadTooLarge, e.reason))
         }
-        send(a.id, Frame(.messageReply, FrameBodies.Message(id: id, payload: reply, replyExpected: false).encode()))
+        send(conn, Frame(.messageReply, FrameBodies.Message(id: id, payload: reply, replyExpected: false).encode()))
         return .success(())
     }
 
@@ -90,19 +90,19 @@ extension LinkSession {
         let m = try FrameBodies.Message.decode(frame.body)
         guard let payload = m.payload else { throw .malformed("a message without payload") }
         try PayloadLimits.enforce("a message", bytes: Self.payloadSize(payload), limit: PayloadLimits.messageBytes)
-        guard var a = active else { return }
-        if a.recentMessageIDs.contains(m.id) { return }  // a duplicate: its first copy was handled
+        guard active != nil else { return }
+        if active!.recentMessageIDs.contains(m.id) { return }  // a duplicate: its first copy was handled
         func refuseMessage(_ e: WCError) {
             send(id, Frame(.messageError, FrameBodies.MessageError(id: m.id, error: e).encode()))
         }
-        guard m.id > a.highestMessageReceived else {
+        guard m.id > active!.highestMessageReceived else {
             stats.messagesDroppedOutOfOrder += 1
-            return refuseMessage(WCError(.deliveryFailed, "message \(m.id) arrived after message \(a.highestMessageReceived)"))
+            return refuseMessage(WCError(.deliveryFailed, "message \(m.id) arrived after message \(active!.highestMessageReceived)"))
         }
-        a.highestMessageReceived = m.id
-        a.recentMessageIDs.append(m.id)
-        if a.recentMessageIDs.count > config.recentMessageIDsKept { a.recentMessageIDs.removeFirst() }
-        active = a
+        // In place: a copy of the connection would copy its list of recent ids to append one.
+        active!.highestMessageReceived = m.id
+        active!.recentMessageIDs.append(m.id)
+        if active!.recentMessageIDs.count > config.recentMessageIDsKept { active!.recentMessageIDs.removeFirst() }
         guard activationState == .activated else { return refuseMessage(WCError(.sessionNotActivated, "the \(config.role) session is not activated")) }
         switch config.role {
         case .watch:

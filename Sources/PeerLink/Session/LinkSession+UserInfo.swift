@@ -230,7 +230,7 @@ extension LinkSession {
         let ack = try FrameBodies.UserInfoAck.decode(frame.body)
         onPeerDelivered(stream: .ordinary, through: ack.ordinary)
         onPeerDelivered(stream: .complication, through: ack.complication)
-        if var a = active { a.lastProgressMs = now; active = a }
+        if active != nil { active!.lastProgressMs = now }
         sendOutbox(now: now)
     }
 
@@ -256,9 +256,9 @@ extension LinkSession {
     /// acknowledgement (after the deliveries' commits, by the ordering contract).
     public mutating func endOfInput(now: EpochMs) {
         flushMeta()
-        guard ackOwed, let a = active else { return }
+        guard ackOwed, let id = active?.id else { return }
         ackOwed = false
         let ack = FrameBodies.UserInfoAck(ordinary: persistent.lastDeliveredFromPeer, complication: persistent.lastComplicationDeliveredFromPeer)
-        send(a.id, Frame(.userInfoAck, ack.encode()))
+        send(id, Frame(.userInfoAck, ack.encode()))
     }
 }

@@ -84,7 +84,7 @@ public struct LinkSession: Sendable {
     /// The shell's clock moved (called by the engine at every entry point).
     public mutating func onClock(now: EpochMs) {
         clockMs = max(clockMs, now)
-        if var a = active, a.nowMs < now { a.nowMs = now; active = a }
+        if active != nil, active!.nowMs < now { active!.nowMs = now }
     }
 
     /// The actions produced since the last call, in order.
@@ -215,15 +215,15 @@ public struct LinkSession: Sendable {
 
     mutating func countSent(_ id: ConnectionID, _ kind: FrameKind? = nil) {
         stats.framesSent += 1
-        if var a = active, a.id == id {
-            a.lastSentMs = a.nowMs
-            a.framesSent += 1
-            switch kind {
-            case .userInfo?, .userInfoCancel?, .context?, .fileOffer?, .fileChunk?, .fileEnd?, .fileCancel?: a.noteDataSent()
-            case .ping?: a.pingsSent += 1
-            default: break
-            }
-            active = a
+        guard active?.id == id else { return }
+        // Changed in place (`active!`): a copy taken out and written back costs a retain and
+        // a release of every buffer the connection holds, for every frame sent.
+        active!.lastSentMs = active!.nowMs
+        active!.framesSent += 1
+        switch kind {
+        case .userInfo?, .userInfoCancel?, .context?, .fileOffer?, .fileChunk?, .fileEnd?, .fileCancel?: active!.noteDataSent()
+        case .ping?: active!.pingsSent += 1
+        default: break
         }
     }
 

@@ -38,7 +38,7 @@ enum NodeNotice {
 extension NodeProcess {
     /// Tells the person at the prompt what changed about the peer since the last notice.
     func notePresence() {
-        let connected = engine.ctx.session.isConnected
+        let connected = engine.isConnected
         let peer = options.role.peer
         switch (presence, connected) {
         case (.connected, false):

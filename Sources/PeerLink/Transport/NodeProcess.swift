@@ -187,7 +187,7 @@ public final class NodeProcess<App: NodeApp> {
     }
 
     func maybeConnect() {
-        guard let target = options.connect, connecting == nil, let due = engine.ctx.session.nextConnectAtMs, due <= now else { return }
+        guard let target = options.connect, connecting == nil, let due = engine.readSession({ $0.nextConnectAtMs }), due <= now else { return }
         engine.connectStarted(now: now)
         do {
             let fd = try Sock.startConnect(target)
@@ -215,7 +215,7 @@ public final class NodeProcess<App: NodeApp> {
         var timeout: Int32 = -1
         if virtualNow == nil {
             var wake = engine.nextDeadline
-            if options.connect != nil, connecting == nil, let c = engine.ctx.session.nextConnectAtMs { wake = min(wake ?? c, c) }
+            if options.connect != nil, connecting == nil, let c = engine.readSession({ $0.nextConnectAtMs }) { wake = min(wake ?? c, c) }
             if let w = wake { timeout = Int32(max(0, min(60_000, w - now))) }
         }
         let n = poll(&fds, nfds_t(fds.count), timeout)
@@ -369,7 +369,7 @@ public final class NodeProcess<App: NodeApp> {
 extension NodeProcess {
     /// The watch's own connection, or the phone's authenticated one.
     func isPeerConnection(_ id: ConnectionID) -> Bool {
-        options.connect != nil || engine.ctx.session.activeConnectionID == id
+        options.connect != nil || engine.readSession { $0.activeConnectionID } == id
     }
 }
 

@@ -32,9 +32,9 @@ extension SimulatedNetwork {
     /// Nothing in flight, nothing outstanding, both connected (while the link is up).
     public var isQuiet: Bool {
         guard queue.isEmpty, !connecting, fatal == nil else { return false }
-        let p = phone.ctx.session, w = watch.ctx.session
-        guard p.isIdle, w.isIdle else { return false }
-        return isLinkUp ? (p.isConnected && w.isConnected) : true
+        // Read in place (`readSession`), not copied.
+        guard phone.readSession({ $0.isIdle }), watch.readSession({ $0.isIdle }) else { return false }
+        return isLinkUp ? (phone.isConnected && watch.isConnected) : true
     }
 
     func nextTime() -> EpochMs? {
@@ -66,7 +66,7 @@ extension SimulatedNetwork {
     }
 
     func maybeConnect() {
-        guard !connecting, !down.contains(.watch), let due = watch.ctx.session.nextConnectAtMs, due <= now else { return }
+        guard !connecting, !down.contains(.watch), let due = watch.readSession({ $0.nextConnectAtMs }), due <= now else { return }
         connecting = true
         watch.connectStarted(now: now)
         queue.push(now + faults.latencyMs, .connectDone(watchGeneration: generation[.watch]))
