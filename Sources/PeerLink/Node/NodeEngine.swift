@@ -44,6 +44,8 @@ public final class NodeEngine<App: NodeApp> {
     public var summarizesFrames = false
     private var output: [NodeOutput] = []
     var heldSends: [NodeOutput] = []
+    /// Where the link's metadata row is in the event's batch (see `persist`).
+    var linkMetaWriteIndex: Int?
     /// The node's files: what `transferFile` reads, where received files land.
     public let files: any FileStorage
     /// Running SHA-256 of files being received, by path (see `NodeFiles.swift`).
@@ -296,7 +298,7 @@ public final class NodeEngine<App: NodeApp> {
                 case .close(let id, let reason):
                     heldSends.append(.close(id, reason: reason))
                 case .persist(let b):
-                    ctx.batch.append(b)
+                    persist(b)
                 case .log(let level, let message):
                     ctx.log(level, message)
                 case .deliver(let event):
@@ -310,6 +312,22 @@ public final class NodeEngine<App: NodeApp> {
                 }
             }
         }
+    }
+
+    /// Adds the session's writes to the event's batch. The link's metadata is one row the
+    /// session writes again after every frame that changes it (hundreds of times in one batch
+    /// when a read brings hundreds of user infos): the batch keeps one write of it, its latest
+    /// value, where it was first written. No other write touches that row, so the batch
+    /// leaves the same store behind.
+    private func persist(_ b: WriteBatch) {
+        if b.writes.count == 1, case .put(let table, _, _) = b.writes[0], table == LinkPersistence.meta {
+            if let i = linkMetaWriteIndex {
+                ctx.batch.writes[i] = b.writes[0]
+                return
+            }
+            linkMetaWriteIndex = ctx.batch.writes.count
+        }
+        ctx.batch.append(b)
     }
 
     private func deliver(_ event: LinkEvent) {
@@ -389,6 +407,7 @@ public final class NodeEngine<App: NodeApp> {
         ctx.replica.pruneGraves(wallMs: ctx.now)
         var batch = ctx.batch
         ctx.batch = WriteBatch()
+        linkMetaWriteIndex = nil
         let syncState = ctx.sync.persistent
         ReplicaPersistence.persistChanges(of: &ctx.replica, sync: syncState, into: &batch)
         if failed == nil, !batch.isEmpty {

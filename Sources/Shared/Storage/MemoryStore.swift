@@ -13,6 +13,8 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     public private(set) var commitCount = 0
     /// Bytes of keys and values written so far.
     public private(set) var bytesWritten = 0
+    /// The latest batch committed (for tests).
+    public private(set) var lastCommittedBatch = WriteBatch()
     /// How many of the latest commits `rollBack(commits:)` can undo (0: no journal is kept).
     public var undoJournalLimit = 0 {
         didSet { trimJournal() }
@@ -45,6 +47,7 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
 
     public func commit(_ batch: WriteBatch) throws {
         commitCount += 1
+        lastCommittedBatch = batch
         let journaling = undoJournalLimit > 0
         var undo: [UndoEntry] = []
         if journaling { undo.reserveCapacity(batch.writes.count) }
