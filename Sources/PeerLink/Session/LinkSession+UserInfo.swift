@@ -141,16 +141,19 @@ extension LinkSession {
 
     /// Sends every outstanding transfer not yet sent on this connection, within the window:
     /// the complication stream first.
+    ///
+    /// The connection is changed in place (`active!`): a copy of it would share its per-stream
+    /// arrays, and every write to them would copy them (this runs for every transfer queued).
     mutating func sendOutbox(now: EpochMs) {
-        guard activationState == .activated, var before = active else { return }
-        before.nowMs = max(before.nowMs, now)
-        active = before
-        let wasIdle = !before.awaitsAck(self)
-        defer { if wasIdle, var a = active, a.awaitsAck(self) { a.lastProgressMs = a.nowMs; active = a } }
-        for stream in [UserInfoStream.complication, .ordinary] {
-            guard var a = active else { return }
-            let q = outboxes[stream.rawValue]
-            var i = q.index(after: a.sentThrough[stream.rawValue])
+        guard activationState == .activated, active != nil else { return }
+        active!.nowMs = max(active!.nowMs, now)
+        let wasIdle = !active!.awaitsAck(self)
+        defer { if wasIdle, active != nil, active!.awaitsAck(self) { active!.lastProgressMs = active!.nowMs } }
+        for stream in Self.sendOrder {
+            guard active != nil else { return }
+            let s = stream.rawValue
+            let q = outboxes[s]
+            var i = q.index(after: active!.sentThrough[s])
             let firstCancelled = q.firstCancelledSeq  // nothing after it is sent until it is answered
             while i < q.endIndex && i - q.head < config.maxUserInfoInFlight {
                 let item = q[i]
@@ -158,30 +161,30 @@ extension LinkSession {
                 if i > q.head, q.bytes(from: q.head, to: i + 1) > config.maxUserInfoInFlightBytes { break }
                 if let c = firstCancelled, c < item.seq { break }
                 if item.isCancelled {
-                    active = a  // `send` counts the frame on the connection: keep what it notes
-                    sendUserInfoCancel(item, on: a.id)  // asked again (a retransmission)
-                    a = active!
-                    a.sentThrough[stream.rawValue] = item.seq
+                    sendUserInfoCancel(item, on: active!.id)  // asked again (a retransmission)
+                    active!.sentThrough[s] = item.seq
                     break
                 }
                 let body = FrameBodies.UserInfo(seq: item.seq, prev: q.prev(at: i), isComplicationStream: stream == .complication,
                                                 isCurrent: item.isCurrent, payload: item.encoded)
-                actions.append(.send(a.id, Frame(.userInfo, body.encode())))
+                actions.append(.send(active!.id, Frame(.userInfo, body.encode())))
                 stats.framesSent += 1
-                a.framesSent += 1
-                a.sentThrough[stream.rawValue] = item.seq
-                a.highestSent[stream.rawValue] = max(a.highestSent[stream.rawValue], item.seq)
+                active!.framesSent += 1
+                active!.sentThrough[s] = item.seq
+                active!.highestSent[s] = max(active!.highestSent[s], item.seq)
                 if item.seq > persistent.highestSeqSent {
                     persistent.highestSeqSent = item.seq  // committed with this event, before the frame leaves
                     metaDirty = true
                 }
-                a.lastSentMs = a.nowMs
-                a.noteDataSent()
+                active!.lastSentMs = active!.nowMs
+                active!.noteDataSent()
                 i += 1
             }
-            active = a
         }
     }
+
+    /// The complication stream is sent first.
+    static let sendOrder: [UserInfoStream] = [.complication, .ordinary]
 
     // MARK: - Receiving
 
