@@ -3,14 +3,15 @@ import Shared
 /// Everything both sides must agree on once they have converged, as one value
 /// (`query sync-state`): the scenario runner compares the phone's with the watch's in both
 /// modes (docs/SCENARIOS.md, *Convergence*).
-extension NodeEngine {
-    /// Hashes the engine knows without reading a file again: the sender's running hash of each
-    /// file it sent (`fileEnd`), the receiver's hash of each file it verified (by path).
-    struct DeliveryHashes {
-        var sent: [UInt64: [UInt8]] = [:]
-        var verified: [String: [UInt8]] = [:]
-    }
+/// Hashes the engine knows without reading a file again: the sender's running hash of each
+/// file it sent (`fileEnd`), the receiver's hash of each file it verified (by path). (Not
+/// nested in the generic engine, whose nested types are generic too.)
+struct DeliveryHashes {
+    var sent: [UInt64: [UInt8]] = [:]
+    var verified: [String: [UInt8]] = [:]
+}
 
+extension NodeEngine {
     /// `query sync-state`: the replica digest, both application contexts with their versions,
     /// the complication's current payload, the files delivered each way, and what is still
     /// outstanding.

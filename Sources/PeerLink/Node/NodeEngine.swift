@@ -217,7 +217,7 @@ public final class NodeEngine<App: NodeApp> {
     public var nextWorkDeadline: EpochMs? { deadlines.work }
 
     /// The earliest time `tick` has work (session timers, reconnect, app timers).
-    public var nextDeadline: EpochMs? { deadlines.all }
+    public var nextDeadline: EpochMs? { Self.nextDeadline(app: &app, ctx: &ctx, wallOffsetMs: wallOffsetMs) }
 
     /// `nextDeadline` and `nextWorkDeadline` at once (the app's deadline asked once); the
     /// simulator asks after every entry point.
@@ -241,6 +241,13 @@ public final class NodeEngine<App: NodeApp> {
     // Read through `inout` only so that they are read in place: a class's stored struct
     // passed by value is copied first (every array and dictionary in it retained, then
     // released), which cost more than the reading itself. Neither changes anything.
+
+    /// `deadlines.all` alone (the process shell asks twice per pass of its loop).
+    private static func nextDeadline(app: inout App, ctx: inout NodeContext, wallOffsetMs: Int64) -> EpochMs? {
+        let appDeadline = app.nextDeadline(ctx).map { $0 - wallOffsetMs }
+        guard let session = ctx.session.nextDeadline() else { return appDeadline }
+        return min(session, appDeadline ?? session)
+    }
 
     private static func deadlines(app: inout App, ctx: inout NodeContext, wallOffsetMs: Int64) -> (all: EpochMs?, work: EpochMs?) {
         let appDeadline = app.nextDeadline(ctx).map { $0 - wallOffsetMs }
