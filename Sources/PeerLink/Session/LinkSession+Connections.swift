@@ -32,7 +32,7 @@ extension LinkSession {
     public mutating func onConnectionClosed(_ id: ConnectionID, now: EpochMs) {
         handshakes[id] = nil
         guard let a = active, a.id == id else {
-            if active == nil, config.role == .watch, nextConnectAtMs == nil { scheduleReconnect(now: now) }
+            if active?.id == nil, config.role == .watch, nextConnectAtMs == nil { scheduleReconnect(now: now) }
             return
         }
         active = nil

@@ -99,7 +99,7 @@ extension LinkSession {
         if let summary = refusalLog.summaryDue(now: now, config: config) { emitLog(.warning, summary) }
         expireMessages(now: now)
         // The active connection in place (`active!`): this runs at every tick.
-        guard active != nil else { return }
+        guard active?.id != nil else { return }
         active!.nowMs = now
         let id = active!.id
         if now - active!.lastHeardMs >= config.peerSilenceTimeoutMs {
@@ -186,7 +186,7 @@ extension LinkSession {
         for m in pendingMessages { consider(m.deadlineMs) }
         if let s = refusalLog.deadline(config) { consider(s) }
         // The active connection read in place (`active!.`), not copied: this runs after every event.
-        if active != nil {
+        if active?.id != nil {
             if let f = frameDeadline(active!.frameUnderWay) { consider(f) }
             if includingLiveness {
                 consider(active!.lastHeardMs + config.peerSilenceTimeoutMs)

@@ -90,7 +90,7 @@ extension LinkSession {
         let m = try FrameBodies.Message.decode(frame.body)
         guard let payload = m.payload else { throw .malformed("a message without payload") }
         try PayloadLimits.enforce("a message", bytes: Self.payloadSize(payload), limit: PayloadLimits.messageBytes)
-        guard active != nil else { return }
+        guard active?.id != nil else { return }
         if active!.recentMessageIDs.contains(m.id) { return }  // a duplicate: its first copy was handled
         func refuseMessage(_ e: WCError) {
             send(id, Frame(.messageError, FrameBodies.MessageError(id: m.id, error: e).encode()))

@@ -54,7 +54,7 @@ extension LinkSession {
 
     func transfer(_ item: OutboxItem) -> UserInfoTransfer {
         UserInfoTransfer(id: "u\(item.seq)", seq: item.seq, userInfo: item.payload, isCurrentComplicationInfo: item.isCurrent,
-                         isTransferring: active.map { item.seq <= $0.sentThrough[item.stream.rawValue] } ?? false,
+                         isTransferring: (active?.sentThrough[item.stream.rawValue]).map { item.seq <= $0 } ?? false,
                          stream: item.stream, queuedAtMs: item.createdMs)
     }
 
@@ -145,12 +145,12 @@ extension LinkSession {
     /// The connection is changed in place (`active!`): a copy of it would share its per-stream
     /// arrays, and every write to them would copy them (this runs for every transfer queued).
     mutating func sendOutbox(now: EpochMs) {
-        guard activationState == .activated, active != nil else { return }
+        guard activationState == .activated, active?.id != nil else { return }
         active!.nowMs = max(active!.nowMs, now)
         let wasIdle = !active!.awaitsAck(self)
-        defer { if wasIdle, active != nil, active!.awaitsAck(self) { active!.lastProgressMs = active!.nowMs } }
+        defer { if wasIdle, active?.id != nil, active!.awaitsAck(self) { active!.lastProgressMs = active!.nowMs } }
         for stream in Self.sendOrder {
-            guard active != nil else { return }
+            guard active?.id != nil else { return }
             let s = stream.rawValue
             let q = outboxes[s]
             var i = q.index(after: active!.sentThrough[s])
@@ -233,7 +233,7 @@ extension LinkSession {
         let ack = try FrameBodies.UserInfoAck.decode(frame.body)
         onPeerDelivered(stream: .ordinary, through: ack.ordinary)
         onPeerDelivered(stream: .complication, through: ack.complication)
-        if active != nil { active!.lastProgressMs = now }
+        if active?.id != nil { active!.lastProgressMs = now }
         sendOutbox(now: now)
     }
 

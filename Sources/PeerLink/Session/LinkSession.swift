@@ -84,7 +84,7 @@ public struct LinkSession: Sendable {
     /// The shell's clock moved (called by the engine at every entry point).
     public mutating func onClock(now: EpochMs) {
         clockMs = max(clockMs, now)
-        if active != nil, active!.nowMs < now { active!.nowMs = now }
+        if active?.id != nil, active!.nowMs < now { active!.nowMs = now }
     }
 
     /// The actions produced since the last call, in order.
@@ -106,7 +106,7 @@ public struct LinkSession: Sendable {
     // MARK: - State (WCSession properties)
 
     /// True while an authenticated connection to the peer is up.
-    public var isConnected: Bool { active != nil }
+    public var isConnected: Bool { active?.id != nil }
 
     /// The authenticated connection, if any.
     public var activeConnectionID: ConnectionID? { active?.id }
@@ -179,7 +179,7 @@ public struct LinkSession: Sendable {
     }
 
     func computeReachable() -> Bool {
-        guard active != nil, activationState == .activated else { return false }
+        guard active?.id != nil, activationState == .activated else { return false }
         switch config.role {
         case .watch: return localAppState.watchAppReachable
         case .phone: return peerAppState?.watchAppReachable ?? false
