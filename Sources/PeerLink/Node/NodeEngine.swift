@@ -391,7 +391,7 @@ public final class NodeEngine<App: NodeApp> {
 
     /// Queues the next replica delta when one is due and the link is up.
     private func syncIfDue() {
-        guard ctx.session.isConnected, let parts = ctx.sync.makeDelta(from: ctx.replica) else { return }
+        guard ctx.session.isConnected, let parts = Self.makeDelta(&ctx) else { return }
         if let first = parts.first {
             ctx.log(.debug, "replica delta out: \(first.baseSeq)…\(first.upToSeq), \(parts.reduce(0) { $0 + $1.records.count }) records in \(parts.count) parts, to store \(String(first.ackIncarnation, radix: 16).prefix(6))\(first.storeWasReset ? ", announces a reset" : "")")
         }
@@ -403,6 +403,12 @@ public final class NodeEngine<App: NodeApp> {
                 return
             }
         }
+    }
+
+    /// The sync's next delta from the replica, both read in place: through the engine's
+    /// property, the replica was copied to be read while the sync changed (after every event).
+    private static func makeDelta(_ ctx: inout NodeContext) -> [ReplicaDelta]? {
+        ctx.sync.makeDelta(from: ctx.replica)
     }
 
     /// Ends an entry point: syncs, commits, then releases frames and logs.
