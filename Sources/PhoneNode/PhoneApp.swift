@@ -12,6 +12,8 @@ import Shared
 /// timers run through `nextDeadline` / `onTick`. The commands and queries are listed in
 /// `docs/PHONE.md`.
 public struct PhoneApp: NodeApp {
+    /// Health samples are a grow-only set; everything else is changeable records.
+    public static let replicaSchema = ReplicaSchema.fitnessAndCountdown
     /// The app's durable state (mirrored into the node's local table by `save`).
     var state = PhoneState()
     /// The state as the local table holds it since the last `save` (nil before the launch's

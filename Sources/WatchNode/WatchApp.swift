@@ -15,6 +15,8 @@ import Shared
 ///
 /// The commands and queries are listed in docs/WATCH.md; `show help` prints them.
 public struct WatchApp: NodeApp {
+    /// The phone's schema: both write the same collections.
+    public static let replicaSchema = ReplicaSchema.fitnessAndCountdown
     // MARK: - Limits
 
     /// How far back a phone's `startWorkout` request may credit a workout (older start times

@@ -88,8 +88,8 @@ struct MergeWorkload {
 
 /// Two replicas with their sync bookkeeping, as the bench drives them.
 struct MergePair {
-    var a = ReplicaState(replica: 1)
-    var b = ReplicaState(replica: 2)
+    var a = ReplicaState(replica: 1, schema: .fitnessAndCountdown)
+    var b = ReplicaState(replica: 2, schema: .fitnessAndCountdown)
     var syncA = ReplicaSync(replica: 1, peer: 2, persistent: ReplicaSync.Persistent(incarnation: 0xA11CE))
     var syncB = ReplicaSync(replica: 2, peer: 1, persistent: ReplicaSync.Persistent(incarnation: 0xB0B))
     var nowMs = MergeWorkload.startMs
@@ -154,12 +154,12 @@ struct MergePair {
     /// The bytes A would send to B after B announced a store reset.
     func stateBytesForResetPeer() throws -> Int {
         var sync = syncA
-        var fakeB = ReplicaState(replica: 2)
+        var fakeB = ReplicaState(replica: 2, schema: .fitnessAndCountdown)
         var announce = ReplicaDelta(origin: 2, incarnation: 0xB0B2, baseSeq: 0, upToSeq: 0, ackIncarnation: 0, ackSeq: 0, records: [])
         announce.storeWasReset = true
         let r = sync.receive(announce, into: &fakeB, wallMs: nowMs)
         guard r.peerWasReset, let parts = sync.makeDelta(from: a) else { throw MergeBenchFailure("no full-state delta after a reset") }
-        var restored = ReplicaState(replica: 2)
+        var restored = ReplicaState(replica: 2, schema: .fitnessAndCountdown)
         for p in parts { restored.apply(try ReplicaDeltaCodec.decode(ReplicaDeltaCodec.encode(p)), wallMs: nowMs) }
         guard restored.digest() == a.digest() else { throw MergeBenchFailure("the full-state delta does not restore the state") }
         return parts.reduce(0) { $0 + ReplicaDeltaCodec.encode($1).count }

@@ -136,7 +136,7 @@ struct ProtocolDocumentTests {
     /// delta (which puts a record's fields in UTF-8 order of their names, § 12).
     @Test func theDeltaIsTheDocumentsByteForByte() throws {
         func stamp(_ wall: Int64, _ counter: UInt32, _ replica: UInt16) -> HLCTimestamp { HLCTimestamp(wallMs: wall, counter: counter, replica: replica) }
-        var store = ReplicaState(replica: 2)
+        var store = ReplicaState(replica: 2, schema: .fitnessAndCountdown)
         store.apply([
             DeltaRecord(key: RecordKey("workout", "w1"), fields: [("title", "朝ラン", stamp(1_780_000_002_000, 0, 1)),
                                                                   ("kcal", 130, stamp(1_780_000_000_000, 2, 2))], tombstone: nil),

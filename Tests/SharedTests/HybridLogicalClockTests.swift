@@ -101,7 +101,7 @@ struct HybridLogicalClockTests {
     }
 
     @Test func theClockSurvivesARestartThroughTheStore() throws {
-        var s = ReplicaState(replica: 1)
+        var s = ReplicaState(replica: 1, schema: .fitnessAndCountdown)
         s.set(ReplicaFixture.goal(1), field: "title", to: "x", wallMs: t0 + 24 * hour)
         s.delete(ReplicaFixture.goal(1), wallMs: t0)
         let last = s.clock.last
@@ -110,7 +110,7 @@ struct HybridLogicalClockTests {
         var batch = WriteBatch()
         ReplicaPersistence.persistChanges(of: &s, sync: ReplicaSync.Persistent(incarnation: 1), into: &batch)
         try store.commit(batch)
-        var (loaded, _) = try ReplicaPersistence.load(from: store, replica: 1)
+        var (loaded, _) = try ReplicaPersistence.load(from: store, replica: 1, schema: .fitnessAndCountdown)
         #expect(loaded.clock.last == last)
         let next = try loaded.set(ReplicaFixture.goal(2), field: "title", to: "y", wallMs: t0).get()
         #expect(next > last)

@@ -9,7 +9,7 @@ struct MergeLawTests {
     /// each one's full state as a delta.
     static func randomFullStates(seed: UInt64) -> [[DeltaRecord]] {
         var rng = ReplicaSplitMix64(seed: seed)
-        var states = (1...3).map { ReplicaState(replica: UInt16($0)) }
+        var states = (1...3).map { ReplicaState(replica: UInt16($0), schema: .fitnessAndCountdown) }
         let skews = (0..<3).map { _ in Int64(rng.below(49) - 24) * ReplicaFixture.hourMs }
         var now = ReplicaFixture.start
         for _ in 0..<60 {
@@ -30,7 +30,7 @@ struct MergeLawTests {
     }
 
     static func merged(_ parts: [[DeltaRecord]], replica: UInt16 = 9) -> ReplicaState {
-        var s = ReplicaState(replica: replica)
+        var s = ReplicaState(replica: replica, schema: .fitnessAndCountdown)
         for p in parts { s.apply(p, wallMs: ReplicaFixture.start) }
         return s
     }
@@ -83,7 +83,7 @@ struct MergeLawTests {
     }
 
     @Test func differentFieldsOfOneRecordMergePerField() {
-        var phone = ReplicaState(replica: 1), watch = ReplicaState(replica: 2)
+        var phone = ReplicaState(replica: 1, schema: .fitnessAndCountdown), watch = ReplicaState(replica: 2, schema: .fitnessAndCountdown)
         let key = ReplicaFixture.goal(1)
         phone.set(key, ["title": "Trip", "priority": 10], wallMs: ReplicaFixture.start)
         watch.apply(phone.fullState(), wallMs: ReplicaFixture.start)
@@ -96,7 +96,7 @@ struct MergeLawTests {
     }
 
     @Test func samplesAreAGrowOnlySet() {
-        var s = ReplicaState(replica: 1)
+        var s = ReplicaState(replica: 1, schema: .fitnessAndCountdown)
         let key = ReplicaFixture.sample(1)
         #expect((try? s.set(key, ["value": 10], wallMs: ReplicaFixture.start).get()) != nil)
         #expect(s.set(key, ["value": 11], wallMs: ReplicaFixture.start) == .failure(.immutableRecord(key)))
@@ -106,8 +106,26 @@ struct MergeLawTests {
         #expect(s.fields(key) == ["value": 10])
     }
 
+    @Test func whichCollectionsAreGrowOnlyIsTheSchemasChoice() {
+        // An app whose grow-only collection is "water": its water records refuse a second
+        // write and a delete; its samples are ordinary records.
+        var s = ReplicaState(replica: 1, schema: ReplicaSchema(growOnly: ["water"]))
+        let water = RecordKey("water", "w1"), sample = ReplicaFixture.sample(1)
+        #expect((try? s.set(water, ["ml": 250], wallMs: ReplicaFixture.start).get()) != nil)
+        #expect(s.set(water, ["ml": 300], wallMs: ReplicaFixture.start) == .failure(.immutableRecord(water)))
+        #expect(s.delete(water, wallMs: ReplicaFixture.start) == .failure(.notDeletable(water)))
+        #expect((try? s.set(sample, ["value": 10], wallMs: ReplicaFixture.start).get()) != nil)
+        #expect((try? s.set(sample, ["value": 11], wallMs: ReplicaFixture.start).get()) != nil)
+        #expect((try? s.delete(sample, wallMs: ReplicaFixture.start).get()) != nil)
+        #expect(s.fields(sample) == nil)
+        // With no grow-only collection, a water record is an ordinary record too.
+        var plain = ReplicaState(replica: 1, schema: ReplicaSchema())
+        plain.set(water, ["ml": 250], wallMs: ReplicaFixture.start)
+        #expect((try? plain.delete(water, wallMs: ReplicaFixture.start).get()) != nil)
+    }
+
     @Test func digestsAreEqualExactlyWhenTheVisibleStatesAre() {
-        var a = ReplicaState(replica: 1), b = ReplicaState(replica: 2)
+        var a = ReplicaState(replica: 1, schema: .fitnessAndCountdown), b = ReplicaState(replica: 2, schema: .fitnessAndCountdown)
         a.set(ReplicaFixture.goal(1), ["title": "x", "priority": 1], wallMs: ReplicaFixture.start)
         a.set(ReplicaFixture.goal(2), ["title": "y"], wallMs: ReplicaFixture.start)
         a.delete(ReplicaFixture.goal(3), wallMs: ReplicaFixture.start)

@@ -76,7 +76,7 @@ struct ReplicaDeltaCodecTests {
     }
 
     @Test func aThousandSmallRecordsFitInSixteenKilobytes() {
-        var s = ReplicaState(replica: 1)
+        var s = ReplicaState(replica: 1, schema: .fitnessAndCountdown)
         for i in 0..<1_000 {
             s.set(RecordKey("bench", "k\(i)"), field: "v", to: .int(Int64(i % 100)), wallMs: ReplicaFixture.start + Int64(i))
         }

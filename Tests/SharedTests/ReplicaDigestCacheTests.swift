@@ -5,8 +5,8 @@ import Testing
 @Suite("Replica digest cache")
 struct ReplicaDigestCacheTests {
     @Test func theCachedDigestFollowsWritesMergesDeletesAndLoads() {
-        var a = ReplicaState(replica: 1)
-        var b = ReplicaState(replica: 2)
+        var a = ReplicaState(replica: 1, schema: .fitnessAndCountdown)
+        var b = ReplicaState(replica: 2, schema: .fitnessAndCountdown)
         var expected = a.digestHex()
         #expect(a.cachedDigestHex() == expected)
         _ = a.set(RecordKey("goals", "g1"), ["title": "run"], wallMs: 1_000)
@@ -20,7 +20,7 @@ struct ReplicaDigestCacheTests {
         #expect(c.cachedDigestHex() == c.digestHex(), "a delete in a copy")
         expected = a.digestHex()
         #expect(a.cachedDigestHex() == expected, "the original is unchanged by the copy's delete")
-        var loaded = ReplicaState(replica: 1)
+        var loaded = ReplicaState(replica: 1, schema: .fitnessAndCountdown)
         _ = loaded.cachedDigestHex()
         for (k, e) in a.records { loaded.load(k, e) }
         #expect(loaded.cachedDigestHex() == expected, "loading from the store clears the cache")

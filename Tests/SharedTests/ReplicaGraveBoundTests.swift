@@ -8,7 +8,7 @@ struct ReplicaGraveBoundTests {
 
     /// A replica holding one grave for each of `ids`, deleted at `wallMs`.
     static func withGraves(_ ids: [Int], deletedAt wallMs: Int64) -> ReplicaState {
-        var s = ReplicaState(replica: DeviceRole.phone.replicaID)
+        var s = ReplicaState(replica: DeviceRole.phone.replicaID, schema: .fitnessAndCountdown)
         for i in ids {
             let key = ReplicaFixture.goal(i)
             s.set(key, ["title": .string("g\(i)")], wallMs: wallMs)

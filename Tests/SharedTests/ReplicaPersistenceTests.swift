@@ -27,7 +27,7 @@ struct ReplicaPersistenceTests {
     }
 
     static func populated() -> (ReplicaState, ReplicaSync.Persistent) {
-        var s = ReplicaState(replica: 2)
+        var s = ReplicaState(replica: 2, schema: .fitnessAndCountdown)
         let t = ReplicaFixture.start
         s.put(AppSettings.defaults, wallMs: t)
         s.put(CountdownGoal(id: "g1", title: "試験", targetDate: CivilDate(year: 2026, month: 2, day: 1), isAgeGoal: false, createdMs: t, priority: 1), wallMs: t + 1)
@@ -45,7 +45,7 @@ struct ReplicaPersistenceTests {
         var batch = WriteBatch()
         ReplicaPersistence.persistChanges(of: &s, sync: p, into: &batch)
         try store.commit(batch)
-        let (loaded, sync) = try ReplicaPersistence.load(from: store, replica: 2)
+        let (loaded, sync) = try ReplicaPersistence.load(from: store, replica: 2, schema: .fitnessAndCountdown)
         #expect(loaded.digest() == s.digest())
         #expect(loaded.seq == s.seq && loaded.clock.last == s.clock.last)
         #expect(loaded.records == s.records, "tombstones and local seqs too")
@@ -68,7 +68,7 @@ struct ReplicaPersistenceTests {
         try store.commit(batch)
         #expect(store.count(ReplicaPersistence.records) == 3)
         // A store reloaded and unchanged writes nothing either.
-        var (loaded, _) = try ReplicaPersistence.load(from: store, replica: 2)
+        var (loaded, _) = try ReplicaPersistence.load(from: store, replica: 2, schema: .fitnessAndCountdown)
         batch = WriteBatch()
         ReplicaPersistence.persistChanges(of: &loaded, sync: p, into: &batch)
         #expect(batch.isEmpty)
@@ -77,7 +77,7 @@ struct ReplicaPersistenceTests {
     @Test func aRowThatDoesNotDecodeIsReportedAsCorruption() throws {
         let store = MemoryStore()
         try store.put(ReplicaPersistence.records, ReplicaPersistence.encodeKey(ReplicaFixture.goal(1)), [7, 7, 7])
-        #expect(throws: StoreCorruption.self) { try ReplicaPersistence.load(from: store, replica: 1) }
+        #expect(throws: StoreCorruption.self) { try ReplicaPersistence.load(from: store, replica: 1, schema: .fitnessAndCountdown) }
     }
 
     @Test func theSQLiteStoreIsInWALModeAndKeepsTheStateAcrossReopening() throws {
@@ -93,7 +93,7 @@ struct ReplicaPersistenceTests {
         }
         let reopened = try SQLiteStore(path: dir + "/state.sqlite")
         #expect(reopened.db.integrityProblem() == nil)
-        let (loaded, sync) = try ReplicaPersistence.load(from: reopened, replica: 2)
+        let (loaded, sync) = try ReplicaPersistence.load(from: reopened, replica: 2, schema: .fitnessAndCountdown)
         #expect(loaded.digest() == s.digest() && sync == p)
     }
 
@@ -117,7 +117,7 @@ struct ReplicaPersistenceTests {
         let store = try SQLiteStore(path: path)
         #expect(store.db.userVersion == SQLiteStore.schemaVersion)
         #expect(try store.db.scalarText("SELECT count(*) FROM sqlite_master WHERE name = 'meta'") == "1")
-        let (loaded, sync) = try ReplicaPersistence.load(from: store, replica: 2)
+        let (loaded, sync) = try ReplicaPersistence.load(from: store, replica: 2, schema: .fitnessAndCountdown)
         #expect(loaded.fields(ReplicaFixture.goal(1)) == ["title": "kept"])
         #expect(sync == nil, "no bookkeeping yet: the engine announces itself as a new store")
     }

@@ -25,14 +25,14 @@ struct ReplicaPeer {
     var skewMs: Int64 = 0
 
     init(role: DeviceRole, incarnation: UInt64) {
-        state = ReplicaState(replica: role.replicaID)
+        state = ReplicaState(replica: role.replicaID, schema: .fitnessAndCountdown)
         sync = ReplicaSync(replica: role.replicaID, peer: role.peer.replicaID, persistent: ReplicaSync.Persistent(incarnation: incarnation))
         sync.storeWasReset(newIncarnation: incarnation)  // a new store announces itself, as NodeEngine does
     }
 
     /// The store was found corrupt: start empty with a new incarnation.
     mutating func resetStore(incarnation: UInt64) {
-        state = ReplicaState(replica: state.replica)
+        state = ReplicaState(replica: state.replica, schema: .fitnessAndCountdown)
         sync.storeWasReset(newIncarnation: incarnation)
     }
 }

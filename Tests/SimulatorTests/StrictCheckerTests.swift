@@ -20,7 +20,7 @@ struct StrictCheckerTests {
         p.lastDeliveredFromPeer = log
         var sync = ReplicaSync.Persistent(incarnation: 0xB1)
         sync.peerIncarnation = 0xD1
-        var state = ReplicaState(replica: 1)
+        var state = ReplicaState(replica: 1, schema: .fitnessAndCountdown)
         var b = WriteBatch()
         LinkPersistence.metaWrite(p, into: &b)
         ReplicaPersistence.persistChanges(of: &state, sync: sync, into: &b)

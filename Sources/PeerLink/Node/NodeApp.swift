@@ -67,6 +67,8 @@ public struct CommandReply: Sendable, Equatable {
 /// never does I/O itself. Every callback's writes are committed together with the
 /// session's bookkeeping of the event that caused it.
 public protocol NodeApp: Sendable {
+    /// Which of the app's replicated collections are grow-only sets (none by default).
+    static var replicaSchema: ReplicaSchema { get }
     /// Called once the store is loaded and the session activated.
     mutating func onLaunch(_ ctx: inout NodeContext)
     /// A command for the app; unknown commands return `.error`.
@@ -91,6 +93,7 @@ public protocol NodeApp: Sendable {
 }
 
 extension NodeApp {
+    public static var replicaSchema: ReplicaSchema { ReplicaSchema() }
     public mutating func onLaunch(_ ctx: inout NodeContext) {}
     public mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {}
     public mutating func onReplicaMerged(_ ctx: inout NodeContext) {}

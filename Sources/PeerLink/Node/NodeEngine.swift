@@ -81,7 +81,7 @@ public final class NodeEngine<App: NodeApp> {
         self.store = store
         self.files = files
         self.monoNow = now
-        let (replica, syncState) = try ReplicaPersistence.load(from: store, replica: role.replicaID)
+        let (replica, syncState) = try ReplicaPersistence.load(from: store, replica: role.replicaID, schema: App.replicaSchema)
         let linkState = try LinkPersistence.load(from: store, newIncarnation: newIncarnation)
         var local: [String: PlistValue] = [:]
         do {

@@ -112,3 +112,10 @@ extension HealthSample: ReplicatedRecord {
         self.init(id: id, kind: kind, source: source, startMs: start, endMs: end, value: value)
     }
 }
+
+extension ReplicaSchema {
+    /// The phone's and the watch's replicated state (the fitness tracker and the countdown
+    /// goals): health samples are a grow-only set, as HealthKit samples are immutable once
+    /// saved; workouts, goals, the profile and the settings are records that change and go.
+    public static let fitnessAndCountdown = ReplicaSchema(growOnly: [HealthSample.collection])
+}

@@ -169,11 +169,3 @@ public struct RecordEntry: Hashable, Sendable {
     }
 }
 
-/// Collections whose records are written once and never deleted: a grow-only set.
-public enum GrowOnlyCollections {
-    /// Health samples: HealthKit samples are immutable once saved.
-    public static let names: Set<String> = ["sample"]
-
-    /// True for a grow-only collection.
-    public static func contains(_ collection: String) -> Bool { names.contains(collection) }
-}

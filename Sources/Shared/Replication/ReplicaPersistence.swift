@@ -164,8 +164,8 @@ public enum ReplicaPersistence {
 
     /// Reads the state and sync bookkeeping; nil sync when the store is new.
     /// Throws `StoreCorruption` when a row does not decode.
-    public static func load(from store: KeyValueStore, replica: UInt16) throws -> (ReplicaState, ReplicaSync.Persistent?) {
-        var state = ReplicaState(replica: replica)
+    public static func load(from store: KeyValueStore, replica: UInt16, schema: ReplicaSchema) throws -> (ReplicaState, ReplicaSync.Persistent?) {
+        var state = ReplicaState(replica: replica, schema: schema)
         do {
             for row in try store.scan(records) {
                 state.load(try decodeKey(row.key), try decodeEntry(row.value))

@@ -28,7 +28,7 @@ extension ReplicaState {
             return false
         }
         let existing = slotIndex(of: r.key)
-        if let t = r.tombstone, !GrowOnlyCollections.contains(r.key.collection) {
+        if let t = r.tombstone, !schema.isGrowOnly(r.key.collection) {
             if let s = existing, let mine = slots[s].entry.tombstone {
                 if t > mine.stamp {
                     slots[s].entry.updateTombstone(Tombstone(stamp: t, seq: mine.seq))

@@ -14,6 +14,8 @@
 public struct ReplicaState: Sendable {
     /// This replica's id (`DeviceRole.replicaID`).
     public let replica: UInt16
+    /// Which collections are grow-only (the app's).
+    public let schema: ReplicaSchema
     /// The clock that stamps local writes.
     public internal(set) var clock: HybridLogicalClock
     /// Local change counter: every change here (own write or merged) takes the next value.
@@ -66,8 +68,10 @@ public struct ReplicaState: Sendable {
     }
 
     /// An empty state for replica `replica`.
-    public init(replica: UInt16) {
+    /// `schema`: the app's (which collections are grow-only).
+    public init(replica: UInt16, schema: ReplicaSchema) {
         self.replica = replica
+        self.schema = schema
         clock = HybridLogicalClock(replica: replica)
     }
 
@@ -182,7 +186,7 @@ public struct ReplicaState: Sendable {
     /// Deletes a record: a tombstone that wins over every edit of it, now or later.
     @discardableResult
     public mutating func delete(_ key: RecordKey, wallMs: Int64) -> Result<HLCTimestamp, WriteRefusal> {
-        if GrowOnlyCollections.contains(key.collection) { return .failure(.notDeletable(key)) }
+        if schema.isGrowOnly(key.collection) { return .failure(.notDeletable(key)) }
         if let t = entry(key)?.tombstone { return .success(t.stamp) }
         if let g = graves[key] { return .success(g) }
         let stamp = clock.tick(wallMs: wallMs)
@@ -205,7 +209,7 @@ public struct ReplicaState: Sendable {
 
     /// Adds an empty slot for `key` (which MUST not have one).
     mutating func makeSlot(_ key: RecordKey) -> Int {
-        let isGrowOnly = GrowOnlyCollections.contains(key.collection)
+        let isGrowOnly = schema.isGrowOnly(key.collection)
         let i = freeSlots.popLast() ?? slots.count
         indexInsert(key, slot: i)
         if i < slots.count {

@@ -288,7 +288,7 @@ public struct ReplicaSync: Sendable, Equatable {
         let held = Set(present.map(\.key))
         var doomed: [RecordKey] = []
         for (key, entry) in state.records where entry.isLive && coverage.contains(key) && !held.contains(key) {
-            if GrowOnlyCollections.contains(key.collection) { continue }
+            if state.schema.isGrowOnly(key.collection) { continue }
             if entry.registers.contains(where: { $0.register.stamp.replica == peer }) { doomed.append(key) }
         }
         for key in doomed.sorted() { state.delete(key, wallMs: wallMs) }

@@ -55,7 +55,7 @@ public struct NodeInvariants: Sendable {
     /// The counters a store holds (what a rolled-back node restarts with).
     static func counters(in store: KeyValueStore, role: DeviceRole) -> Counters? {
         guard let p = try? LinkPersistence.load(from: store, newIncarnation: 0), p.incarnation != 0,
-              let (replica, sync) = try? ReplicaPersistence.load(from: store, replica: role.replicaID), let s = sync else { return nil }
+              let (replica, sync) = try? ReplicaPersistence.load(from: store, replica: role.replicaID, schema: .fitnessAndCountdown), let s = sync else { return nil }
         return Counters(linkIncarnation: p.incarnation, replicaIncarnation: s.incarnation, linkPeer: p.peerIncarnation,
                         replicaPeer: s.peerIncarnation, clock: replica.clock.last,
                         own: SIMD8(replica.seq, p.nextSeq, p.highestSeqSent, p.contextVersion, p.nextFileNumber, p.nextInboxSeq, 0, 0),
