@@ -4,6 +4,8 @@ import Testing
 
 /// A trivial app: commands write records, so the tests can drive both engines.
 struct RecoveryTestApp: NodeApp {
+    /// It writes health samples: they are grow-only, as in the real apps.
+    static let replicaSchema = ReplicaSchema.fitnessAndCountdown
     /// `goal ID TITLE`, `sample ID STEPS`, `settings FIELD INT`, `delete COLLECTION ID`.
     mutating func onCommand(_ c: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         let w = c.words

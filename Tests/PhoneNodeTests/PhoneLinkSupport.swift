@@ -15,6 +15,8 @@ import Testing
 /// active face), `session on|off` (a workout session keeps the app active, as reported in
 /// its app state), `answers on|off` (reply to the phone's messages).
 struct StubWatchApp: NodeApp {
+    /// The real phone's peer: the same schema.
+    static let replicaSchema = ReplicaSchema.fitnessAndCountdown
     var written = 0
     var foreground = true
     var face = true

@@ -10,6 +10,8 @@ import Testing
 /// phone would send (messages, complication user info, contexts), and records what the watch
 /// sends it (messages, replies, failures, files — kept under `kept/`).
 struct TestPhoneApp: NodeApp {
+    /// The real watch's peer: the same schema.
+    static let replicaSchema = ReplicaSchema.fitnessAndCountdown
     /// Messages the watch sent, in order.
     var messages: [PlistValue] = []
     /// Replies to our messages, by message id.
