@@ -15,6 +15,11 @@ if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "node" {
     }
 }
 
+// `sync-bench sim-hour [--quick]`: the sim suite's hour alone, for callgrind to count.
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "sim-hour" {
+    exit(runSimHourOnly(quick: CommandLine.arguments.contains("--quick")))
+}
+
 let usage = """
     usage: sync-bench SUITE [--json] [--quick]
 
