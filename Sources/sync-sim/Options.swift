@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PeerLink
+import Shared
+import Simulator
+
+let defaultScenarioPath = "scenarios/morning-run.scenario"
+
+/// The default scenario: in the current directory, else in the checkout that holds this
+/// executable (`.build/…/sync-sim` → the directory above `.build`), so `sync-sim` run from
+/// anywhere still finds it.
+func defaultScenario() -> String? {
+    if access(defaultScenarioPath, R_OK) == 0 { return defaultScenarioPath }
+    var dir = executableDirectory()
+    while let slash = dir.lastIndex(of: "/"), !dir.isEmpty {
+        dir = String(dir[..<slash])
+        let candidate = (dir.isEmpty ? "" : dir) + "/" + defaultScenarioPath
+        if access(candidate, R_OK) == 0 { return candidate }
+    }
+    return nil
+}
+
+/// The text of scenario file `path`, or a one-line reason it cannot be one.
+func readScenario(_ path: String) throws -> String {
+    var st = stat()
+    guard stat(path, &st) == 0 else {
+        throw UsageError(errno == ENOENT
+            ? "no scenario file \(path) (name a .scenario file; the library is in scenarios/)"
+            : "cannot read \(path): \(POSIXError("stat").reason)")
+    }
+    if st.st_mode & S_IFMT == S_IFDIR {
+        throw UsageError("\(path) is a directory: name scenario files, e.g. \(path.hasSuffix("/") ? path : path + "/")*.scenario")
+    }
+    guard let text = readTextFile(path) else { throw UsageError("cannot read \(path): \(POSIXError("open").reason)") }
+    return text
+}
+
+struct Options {
+    var files: [String] = []
+    var json = false
+    var junit: String?
+    var html: String?
+    var keep = false
+    var bin: String?
+    var mode = "process"
+    var sweep = false
+    var seeds = 100
+    var from: UInt64 = 1
+    var seed: UInt64?
+    var shard: (index: Int, of: Int)?
+    var faults: String?
+    /// Print the nodes' log lines of failing seeds (for single-seed replays).
+    var logs = false
+    var jobs = 2
+    var shrink = true
+    var classes = Set(FaultClass.allCases)
+    /// `--workload NAME` (`default`: the scenario's) and `--ops "…"`.
+    var workload: String?
+    var ops: String?
+}
+
+func parse(_ args: [String]) throws -> Options? {
+    var o = Options()
+    var i = 0
+    var rest = args
+    if rest.first == "sweep" {
+        o.sweep = true
+        o.mode = "sim"
+        rest.removeFirst()
+    }
+    func value(_ a: String) throws -> String {
+        guard i + 1 < rest.count else { throw UsageError("\(a) needs a value") }
+        i += 1
+        return rest[i]
+    }
+    while i < rest.count {
+        let a = rest[i]
+        switch a {
+        case "--help", "-h": return nil
+        case "--json": o.json = true
+        case "--keep": o.keep = true
+        case "--no-shrink": o.shrink = false
+        case "--logs": o.logs = true
+        case "--mode":
+            let m = try value(a)
+            guard ["process", "sim"].contains(m), !o.sweep || m == "sim" else { throw UsageError("--mode takes process or sim (a sweep runs in sim mode)") }
+            o.mode = m
+        case "--junit": o.junit = try value(a)
+        case "--html": o.html = try value(a)
+        case "--bin": o.bin = try value(a)
+        case "--seeds":
+            guard let n = Int(try value(a)), n >= 1 else { throw UsageError("--seeds takes a count of at least 1 (e.g. --seeds 200)") }
+            o.seeds = n
+        case "--from":
+            guard let s = UInt64(try value(a)) else { throw UsageError("--from takes a seed (unsigned integer)") }
+            o.from = s
+        case "--seed":
+            guard let s = UInt64(try value(a)) else { throw UsageError("--seed takes an unsigned integer") }
+            o.seed = s
+        case "--shard":
+            guard let s = SeedSweep.parseShard(try value(a)) else { throw UsageError("--shard takes i/n with 1 ≤ i ≤ n") }
+            o.shard = s
+        case "--faults": o.faults = try value(a)
+        case "--workload":
+            let w = try value(a)
+            guard w == "default" || WorkloadKind(rawValue: w) != nil else {
+                throw UsageError("--workload takes \(WorkloadKind.allCases.map(\.rawValue).joined(separator: ", ")) or default")
+            }
+            o.workload = w
+        case "--ops": o.ops = try value(a)
+        case "--classes", "--without":
+            guard let list = FaultClass.list(try value(a)) else {
+                throw UsageError("\(a) takes fault classes separated by commas: \(FaultClass.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            o.classes = a == "--classes" ? Set(list) : Set(FaultClass.allCases).subtracting(list)
+        case "--jobs":
+            guard let j = Int(try value(a)), j >= 1 else { throw UsageError("--jobs takes a positive count") }
+            o.jobs = j
+        default:
+            if a.hasPrefix("-") { throw UsageError("unknown option '\(a)' (see --help)") }
+            o.files.append(a)
+        }
+        i += 1
+    }
+    if o.sweep {
+        guard o.files.count == 1 else { throw UsageError("sweep takes one scenario FILE") }
+        if o.faults != nil && o.seed == nil { throw UsageError("--faults goes with --seed S") }
+        if o.ops != nil && (o.seed == nil || o.workload == nil) { throw UsageError("--ops goes with --seed S and --workload NAME") }
+    } else if o.faults != nil || o.seed != nil || o.shard != nil || o.workload != nil || o.ops != nil {
+        throw UsageError("--seed, --faults, --shard, --workload and --ops go with `sync-sim sweep`")
+    }
+    if o.files.isEmpty {
+        guard let found = defaultScenario() else {
+            throw UsageError("no FILE given and \(defaultScenarioPath) is not in this directory or above this executable: name a scenario file (e.g. sync-sim path/to/scenarios/morning-run.scenario)")
+        }
+        o.files = [found]
+    }
+    return o
+}
