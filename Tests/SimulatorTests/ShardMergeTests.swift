@@ -1,0 +1,100 @@
+import Testing
+import PeerLink
+import Shared
+import Simulator
+
+/// `sync-sim merge`'s core: shards of one sweep make the report of the whole range; shards
+/// that cannot be one sweep are refused with a line naming the files and seeds at fault.
+@Suite("Sweep reports: merging shards")
+struct ShardMergeTests {
+    /// `n` shards of seeds 1…16, each run for real.
+    static func run(_ n: Int) throws -> [(file: String, report: SweepReport)] {
+        try (1...n).map { ("shard-\($0).json", try SweepFixture.report(shard: SweepShard(index: $0, of: n))) }
+    }
+
+    /// `n` shards of seeds 1…16 cut from the one run of all 16 (for the refusals: cheap).
+    static func shards(_ n: Int) throws -> [(file: String, report: SweepReport)] {
+        let whole = try SweepFixture.sixteen.get()
+        return (1...n).map { i in
+            var r = whole
+            r.seeds.shard = SweepShard(index: i, of: n)
+            let keep = Set(r.seeds.list)
+            r.outcomes = whole.outcomes.filter { keep.contains($0.seed) }
+            return ("shard-\(i).json", r)
+        }
+    }
+
+    static func refusal(_ shards: [(file: String, report: SweepReport)]) -> String {
+        do { _ = try ShardMerge.merge(shards); return "merged" } catch { return error.description }
+    }
+
+    @Test func shardsInAnyOrderMergeToTheUnshardedSweepSeedForSeed() throws {
+        let whole = try SweepFixture.sixteen.get()
+        let merged = try ShardMerge.merge(try Self.run(4).reversed())
+        #expect(merged == whole)
+        #expect(merged.jsonText(includingTiming: false) == whole.jsonText(includingTiming: false))
+        #expect(merged.seeds == SweepReport.Seeds(from: 1, count: 16))
+        // Each shard's timing is kept, under its file.
+        let shards = merged.timing["shards"]?.arrayValue?.compactMap { $0.dictionaryValue?["file"]?.stringValue }
+        #expect(shards == ["shard-4.json", "shard-3.json", "shard-2.json", "shard-1.json"])
+        #expect(merged.timing["wallMs"] == 80)
+        // A merged report merges again with the next range.
+        let next = try SweepFixture.report(from: 17, count: 4)
+        #expect(try ShardMerge.merge([("night.json", merged), ("more.json", next)]) == SweepFixture.report(count: 20))
+    }
+
+    @Test func shardsOfAnotherScenarioTextAreRefused() throws {
+        var s = try Self.shards(2)
+        s[1].report = try SweepFixture.report(shard: SweepShard(index: 2, of: 2), text: SweepFixture.text + "# edited\n")
+        let line = Self.refusal(s)
+        #expect(line.hasPrefix("shards of different scenario files (by SHA-256): shard-1.json: tiny.scenario sha256 \(s[0].report.scenario.sha256.prefix(12))…; shard-2.json: tiny.scenario sha256 "), "\(line)")
+    }
+
+    @Test func shardsOfAnotherCommitVersionOrOptionsAreRefused() throws {
+        var s = try Self.shards(3)
+        s[2].report.commit = "ffff0000"
+        #expect(Self.refusal(s) == "shards of different commits: shard-1.json, shard-2.json: 0123abcd; shard-3.json: ffff0000")
+        s = try Self.shards(3)
+        s[0].report.version = "0.19.0"
+        #expect(Self.refusal(s) == "shards of different versions: shard-1.json: 0.19.0; shard-2.json, shard-3.json: \(PeerLinkVersion.string)")
+        s = try Self.shards(3)
+        s[1].report.options.workload = .fitness
+        #expect(Self.refusal(s) == "shards of different options: shard-1.json, shard-3.json: the defaults; shard-2.json: --workload fitness")
+    }
+
+    @Test func overlappingShardsAreRefusedNamingTheFilesAndSeeds() throws {
+        var s = try Self.shards(4)
+        s.append(("again.json", s[1].report))
+        #expect(Self.refusal(s) == "overlapping shards: shard-2.json and again.json both hold seeds 2, 6, 10, 14")
+        let whole = try SweepFixture.sixteen.get()
+        #expect(Self.refusal(try Self.shards(2) + [("all.json", whole)])
+            == "overlapping shards: shard-1.json and all.json both hold seeds 1, 3, 5, 7, 9, 11, … (8 in all) (1 more pair of shards overlaps)")
+    }
+
+    @Test func aMissingShardIsAGapThatIsNamed() throws {
+        var s = try Self.shards(4)
+        s.remove(at: 3)
+        #expect(Self.refusal(s) == "the shards leave a gap: seeds 4, 8, 12, 16 are in no shard of seeds 1…16 (shard 4/4 of seeds 1…16 is missing)")
+        s = try Self.shards(4)
+        s.remove(at: 0)
+        #expect(Self.refusal(s).hasPrefix("the shards leave a gap: seeds 1, 5, 9, 13 are in no shard of seeds 1…16 (shard 1/4"))
+        let first = try SweepFixture.report(count: 4), later = try SweepFixture.report(from: 9, count: 4)
+        #expect(Self.refusal([("a.json", first), ("b.json", later)]) == "the shards leave a gap: seeds 5…8 are in no shard of seeds 1…12")
+    }
+
+    @Test func aShardCutShortIsRefused() throws {
+        var s = try Self.shards(2)
+        s[1].report.outcomes.removeLast()
+        #expect(Self.refusal(s) == "shard-2.json declares seeds 1…16 (shard 2/2), 8 seeds, but holds 7 outcomes: no outcome for seed 16 (a shard cut short or edited: run it again)")
+        s = try Self.shards(2)
+        s[0].report.outcomes[0].seed = 99
+        #expect(Self.refusal(s).contains("no outcome for seed 1: outcomes for seed 99, which it does not declare"))
+    }
+
+    @Test func nothingToMergeIsRefused() throws {
+        #expect(Self.refusal([]) == "no shard reports to merge")
+        let empty = try SweepFixture.report(count: 2, shard: SweepShard(index: 3, of: 3))
+        #expect(empty.outcomes.isEmpty)
+        #expect(Self.refusal([("e.json", empty)]) == "the shards hold no seeds: e.json (each shard has more shards than seeds)")
+    }
+}
