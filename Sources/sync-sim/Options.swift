@@ -58,9 +58,17 @@ struct Options {
     /// `--workload NAME` (`default`: the scenario's) and `--ops "…"`.
     var workload: String?
     var ops: String?
+    /// `sync-sim sweep … --json PATH` (a plain run's `--json` prints to standard output).
+    var jsonPath: String?
+    /// Where `--shard auto` found the shard (`JOB_COMPLETION_INDEX=3 (Kubernetes Indexed Job)`).
+    var shardSource: String?
+    var checkDeterminism = false
+    /// `--dry-run`: say what the sweep would run, run nothing.
+    var dryRun = false
 }
 
-func parse(_ args: [String]) throws -> Options? {
+/// The options of `args`; nil for `--help`. `environment` is read for `--shard auto`.
+func parse(_ args: [String], environment: [String: String] = [:]) throws -> Options? {
     var o = Options()
     var i = 0
     var rest = args
@@ -78,7 +86,10 @@ func parse(_ args: [String]) throws -> Options? {
         let a = rest[i]
         switch a {
         case "--help", "-h": return nil
-        case "--json": o.json = true
+        case "--json":
+            if o.sweep { o.jsonPath = try value(a) } else { o.json = true }
+        case "--check-determinism": o.checkDeterminism = true
+        case "--dry-run": o.dryRun = true
         case "--keep": o.keep = true
         case "--no-shrink": o.shrink = false
         case "--logs": o.logs = true
@@ -99,8 +110,15 @@ func parse(_ args: [String]) throws -> Options? {
             guard let s = UInt64(try value(a)) else { throw UsageError("--seed takes an unsigned integer") }
             o.seed = s
         case "--shard":
-            guard let s = SeedSweep.parseShard(try value(a)) else { throw UsageError("--shard takes i/n with 1 ≤ i ≤ n") }
-            o.shard = s
+            let spec = try value(a)
+            if ShardFromEnvironment.isAuto(spec) {
+                let found = try ShardFromEnvironment.resolve(spec, environment: environment)
+                o.shard = (found.shard.index, found.shard.of)
+                o.shardSource = found.source
+            } else {
+                guard let s = SeedSweep.parseShard(spec) else { throw UsageError("--shard takes i/n with 1 ≤ i ≤ n, or auto[/n] (docs/FLEET.md)") }
+                o.shard = s
+            }
         case "--faults": o.faults = try value(a)
         case "--workload":
             let w = try value(a)
@@ -125,10 +143,13 @@ func parse(_ args: [String]) throws -> Options? {
     }
     if o.sweep {
         guard o.files.count == 1 else { throw UsageError("sweep takes one scenario FILE") }
+        for (flag, path) in [("--json", o.jsonPath), ("--junit", o.junit), ("--html", o.html)] {
+            if let path { try checkWritable(path, flag) }
+        }
         if o.faults != nil && o.seed == nil { throw UsageError("--faults goes with --seed S") }
         if o.ops != nil && (o.seed == nil || o.workload == nil) { throw UsageError("--ops goes with --seed S and --workload NAME") }
-    } else if o.faults != nil || o.seed != nil || o.shard != nil || o.workload != nil || o.ops != nil {
-        throw UsageError("--seed, --faults, --shard, --workload and --ops go with `sync-sim sweep`")
+    } else if o.faults != nil || o.seed != nil || o.shard != nil || o.workload != nil || o.ops != nil || o.checkDeterminism || o.dryRun {
+        throw UsageError("--seed, --faults, --shard, --workload, --ops, --check-determinism and --dry-run go with `sync-sim sweep`")
     }
     if o.files.isEmpty {
         guard let found = defaultScenario() else {
@@ -137,4 +158,27 @@ func parse(_ args: [String]) throws -> Options? {
         o.files = [found]
     }
     return o
+}
+
+/// Refuses, before anything runs, an output path whose directory does not exist or cannot be
+/// written (a shard that runs for an hour should not lose its report at the end).
+func checkWritable(_ path: String, _ flag: String) throws {
+    var st = stat()
+    if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { throw UsageError("\(flag) \(path) is a directory: name a file") }
+    let dir = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+    guard access(dir.isEmpty ? "/" : dir, W_OK) == 0 else {
+        throw UsageError("\(flag) \(path): cannot write in \(dir.isEmpty ? "/" : dir): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// This process's environment.
+func processEnvironment() -> [String: String] {
+    var out: [String: String] = [:]
+    var p = environ
+    while let entry = p.pointee {
+        let text = String(cString: entry)
+        if let eq = text.firstIndex(of: "=") { out[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
+        p += 1
+    }
+    return out
 }

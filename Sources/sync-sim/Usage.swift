@@ -1,8 +1,10 @@
 /// `sync-sim --help`.
 let usage = """
     usage: sync-sim [FILE…] [options]      replay scenarios against a phone node and a watch node
-           sync-sim sweep FILE --seeds N [--from S] [--shard i/n] [--jobs J]
+           sync-sim sweep FILE --seeds N [--from S] [--shard i/n|auto[/n]] [--jobs J] [--json PATH] [--junit PATH]
            sync-sim sweep FILE --seed S [--faults "…"] [--workload NAME [--ops "…"]]
+           sync-sim merge SHARD.json… [--json PATH] [--junit PATH] [--html PATH]
+                                          combine the reports of a sweep's shards (`merge --help`)
            sync-sim node phone|watch [node options]
                                           run this executable as phone-node or watch-node (process
                                           mode starts its nodes this way; `… --help` lists their options)
@@ -24,6 +26,7 @@ let usage = """
       --bin DIR       run the phone-node and watch-node executables in DIR (default: this
                       executable, as `sync-sim node phone|watch`)
       --help          this text
+      --version       the version, and the commit sweep reports name
 
     sweep: runs FILE in sim mode once per seed with a random fault schedule (partitions, loss,
     duplication, reordering, latency, bandwidth, slicing, close-after, resets, kill/crash,
@@ -36,6 +39,18 @@ let usage = """
     commands that replay it.
       --seeds N       how many seeds (default 100), starting at --from S (default 1)
       --shard i/n     only every n-th seed of the range, starting at the i-th (1 ≤ i ≤ n)
+      --shard auto[/n] the shard from the engine's environment: PEERLINK_SHARD_INDEX (1-based;
+                      a GitHub Actions matrix), JOB_COMPLETION_INDEX (Kubernetes Indexed Job,
+                      0-based) or PARALLEL_SEQ (GNU parallel's {#}); n, or PEERLINK_SHARD_COUNT,
+                      says how many shards there are (docs/FLEET.md)
+      --json PATH     write the sweep's report: every seed's outcome, failures with their shrunk
+                      schedules and replay commands, the scenario's SHA-256, the commit, the
+                      version and the options (what `sync-sim merge` reads; docs/FLEET.md)
+      --junit PATH    write JUnit XML: one test case per seed
+      --check-determinism
+                      run each seed twice with its trace recorded; a seed whose two traces differ
+                      fails, named with both trace hashes
+      --dry-run       print the shard and the seeds it would run, and run nothing
       --seed S        one seed (replay); with --faults "…" its schedule is replaced
       --faults "…"    faults `@OFFSET ACTION [for D]` separated by `;` (see docs/SCENARIOS.md)
       --logs          print the nodes' log lines of each failing seed (use with --seed)

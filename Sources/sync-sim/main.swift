@@ -19,9 +19,15 @@ if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "node" {
     }
 }
 
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "merge" { exit(runMerge(Array(CommandLine.arguments.dropFirst(2)))) }
+if CommandLine.arguments.dropFirst() == ["--version"] {
+    print("sync-sim \(PeerLinkVersion.string) (commit \(buildCommit(scenarioFile: nil, environment: processEnvironment())))")
+    exit(0)
+}
+
 let options: Options
 do {
-    guard let o = try parse(Array(CommandLine.arguments.dropFirst())) else {
+    guard let o = try parse(Array(CommandLine.arguments.dropFirst()), environment: processEnvironment()) else {
         print(usage)
         exit(0)
     }

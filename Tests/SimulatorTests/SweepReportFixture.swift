@@ -2,18 +2,11 @@ import PeerLink
 import Shared
 import Simulator
 
-/// A scenario cheap enough to sweep in every report test (a few ms a seed) whose `expect
-/// always` is wrong, so the seeds that keep its premise fail — seeds 6 and 11 of 1…16 — and
-/// the others pass: reports hold both, failures with their shrunk schedules and replay lines.
+/// Tests/Fixtures/sweep-fixture.scenario: cheap to sweep, and seeds 6 and 11 of 1…16 fail
+/// (its comment says why), so reports hold passes and failures.
 enum SweepFixture {
     static let file = "tiny.scenario"
-    static let text = """
-        scenario "tiny sweep fixture"
-        start 2026-06-03T12:00:00+09:00
-        12:00:00 phone settings step-goal 8000
-        12:01:00 expect always phone settings step-goal == 9000
-
-        """
+    static let text = readScenarioFile(SimTest.repositoryRoot + "/Tests/Fixtures/sweep-fixture.scenario") ?? "(Tests/Fixtures/sweep-fixture.scenario is missing)"
 
     static func scenario(_ text: String = text) throws -> Scenario { try ScenarioParser.parse(text, file: file) }
 
