@@ -224,9 +224,8 @@ public enum SeedSweep {
     /// The seeds `from`, `from + 1`, … (`count` of them), or shard `index` (1-based) of `of`
     /// of them: every `of`-th seed starting at the `index`-th, so the shards partition the range.
     public static func seeds(from: UInt64, count: Int, shard: (index: Int, of: Int)? = nil) -> [UInt64] {
-        let all = (0..<UInt64(max(0, count))).map { from &+ $0 }
-        guard let s = shard else { return all }
-        return all.enumerated().filter { $0.offset % s.of == s.index - 1 }.map(\.element)
+        guard let s = shard else { return (0..<UInt64(max(0, count))).map { from &+ $0 } }
+        return stride(from: s.index - 1, to: max(0, count), by: s.of).map { from &+ UInt64($0) }
     }
 
     /// Reads `i/n` (1 ≤ i ≤ n).
