@@ -32,7 +32,7 @@ func runMerge(_ args: [String]) -> Int32 {
                 print(mergeUsage)
                 return 0
             case "--json", "--junit", "--html":
-                guard i + 1 < args.count else { throw UsageError("\(a) needs a value") }
+                guard i + 1 < args.count, !args[i + 1].hasPrefix("-") else { throw UsageError("\(a) takes a PATH to write") }
                 i += 1
                 try checkWritable(args[i], a)
                 if a == "--json" { json = args[i] } else if a == "--junit" { junit = args[i] } else { html = args[i] }

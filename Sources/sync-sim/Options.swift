@@ -82,12 +82,18 @@ func parse(_ args: [String], environment: [String: String] = [:]) throws -> Opti
         i += 1
         return rest[i]
     }
+    /// A file to write: not the next option (`--json --seeds 5` is a missing PATH).
+    func path(_ a: String) throws -> String {
+        let p = try value(a)
+        if p.hasPrefix("-") { throw UsageError("\(a) takes a PATH to write, not '\(p)'") }
+        return p
+    }
     while i < rest.count {
         let a = rest[i]
         switch a {
         case "--help", "-h": return nil
         case "--json":
-            if o.sweep { o.jsonPath = try value(a) } else { o.json = true }
+            if o.sweep { o.jsonPath = try path(a) } else { o.json = true }
         case "--check-determinism": o.checkDeterminism = true
         case "--dry-run": o.dryRun = true
         case "--keep": o.keep = true
@@ -97,8 +103,8 @@ func parse(_ args: [String], environment: [String: String] = [:]) throws -> Opti
             let m = try value(a)
             guard ["process", "sim"].contains(m), !o.sweep || m == "sim" else { throw UsageError("--mode takes process or sim (a sweep runs in sim mode)") }
             o.mode = m
-        case "--junit": o.junit = try value(a)
-        case "--html": o.html = try value(a)
+        case "--junit": o.junit = try path(a)
+        case "--html": o.html = try path(a)
         case "--bin": o.bin = try value(a)
         case "--seeds":
             guard let n = Int(try value(a)), n >= 1 else { throw UsageError("--seeds takes a count of at least 1 (e.g. --seeds 200)") }

@@ -102,6 +102,8 @@ struct FleetCommandLineTests {
         let r = try ToolRun.run("sync-sim", ["sweep", "tiny.scenario", "--junit", "nowhere/x.xml"], in: dir)
         #expect(r.status == 2 && r.stdout.isEmpty)
         #expect(r.stderr == "sync-sim: error: --junit nowhere/x.xml: cannot write in nowhere: No such file or directory\n")
+        let missing = try ToolRun.run("sync-sim", ["sweep", "tiny.scenario", "--json", "--seeds", "5"], in: dir)
+        #expect(missing.status == 2 && missing.stderr == "sync-sim: error: --json takes a PATH to write, not '--seeds'\n")
         let v = try ToolRun.run("sync-sim", ["--version"], environment: ["PEERLINK_COMMIT": "c0ffee"])
         #expect(v.status == 0 && v.stdout == ["sync-sim \(PeerLinkVersion.string) (commit c0ffee)"])
     }
