@@ -11,8 +11,9 @@ let mergeUsage = """
     Combines the reports of a sweep's shards (`sync-sim sweep … --shard i/n --json PATH`) into
     one outcome: prints each failing seed with its replay commands and `N passed, M failed`;
     exit 0 when every seed passed, 1 when one failed, 2 when the shards cannot be merged —
-    different scenario files (by SHA-256), commits, versions or options, seeds in more than one
-    shard, or seeds missing between the lowest and the highest (the line names them).
+    different scenario texts (by SHA-256: the same text under another path merges), commits,
+    versions or options, seeds in more than one shard, or seeds missing between the lowest and
+    the highest (the line names them).
       --json PATH     write the merged report (the format of a shard's, docs/FLEET.md)
       --junit PATH    write JUnit XML: one test case per seed
       --html PATH     write the sweep's HTML page (the first failing seeds are run again to draw them)

@@ -43,11 +43,26 @@ struct ShardMergeTests {
         #expect(try ShardMerge.merge([("night.json", merged), ("more.json", next)]) == SweepFixture.report(count: 20))
     }
 
-    @Test func shardsOfAnotherScenarioTextAreRefused() throws {
-        var s = try Self.shards(2)
-        s[1].report = try SweepFixture.report(shard: SweepShard(index: 2, of: 2), text: SweepFixture.text + "# edited\n")
-        let line = Self.refusal(s)
-        #expect(line.hasPrefix("shards of different scenario files (by SHA-256): shard-1.json: tiny.scenario sha256 \(s[0].report.scenario.sha256.prefix(12))…; shard-2.json: tiny.scenario sha256 "), "\(line)")
+    @Test func shardsOfTheSameScenarioTextUnderAnotherPathMergeUnderTheFirstPath() throws {
+        let whole = try SweepFixture.sixteen.get()
+        let first = try SweepFixture.report(shard: SweepShard(index: 1, of: 2))
+        let moved = try SweepFixture.report(shard: SweepShard(index: 2, of: 2), file: "elsewhere/tiny.scenario")
+        #expect(moved.scenario.sha256 == first.scenario.sha256 && moved.scenario.file != first.scenario.file)
+        let merged = try ShardMerge.merge([("shard-1.json", first), ("shard-2.json", moved)])
+        #expect(merged.scenario == whole.scenario, "the merged report names the first shard's path")
+        #expect(merged.outcomes.map(\.seed) == Array(1...16) && merged.failed == 2)
+        // Each seed keeps the lines its shard wrote: seed 6 ran in shard 2, under its path.
+        #expect(merged.outcomes[5].replay == "sync-sim sweep elsewhere/tiny.scenario --seed 6")
+        #expect(merged.outcomes[10].replay == "sync-sim sweep tiny.scenario --seed 11")
+    }
+
+    @Test func shardsOfAnotherScenarioTextAreRefusedNamingBothFiles() throws {
+        var s = try Self.shards(3)
+        s[1].report = try SweepFixture.report(shard: SweepShard(index: 2, of: 3), text: SweepFixture.text + "# edited\n", file: "edited/tiny.scenario")
+        let a = s[0].report.scenario.sha256.prefix(12), b = s[1].report.scenario.sha256.prefix(12)
+        #expect(a != b)
+        #expect(Self.refusal(s) == "shards of different scenario files (by SHA-256): shard-1.json, shard-3.json: tiny.scenario sha256 \(a)…; "
+            + "shard-2.json: edited/tiny.scenario sha256 \(b)…")
     }
 
     @Test func shardsOfAnotherCommitVersionOrOptionsAreRefused() throws {

@@ -15,8 +15,8 @@ enum SweepFixture {
 
     /// The report of seeds `from…` (`count`, or shard `shard` of them), run for real.
     static func report(from: UInt64 = 1, count: Int = 16, shard: SweepShard? = nil, options: SweepOptions = SweepOptions(),
-                       commit: String = "0123abcd", text: String = text, jobs: Int = 2) throws -> SweepReport {
-        let s = try scenario(text)
+                       commit: String = "0123abcd", text: String = text, file: String = file, jobs: Int = 2) throws -> SweepReport {
+        let s = try ScenarioParser.parse(text, file: file)
         let seeds = SweepReport.Seeds(from: from, count: count, shard: shard)
         let outcomes = SweepSession(scenario: s, seeds: seeds.list, options: options, jobs: jobs).run()
         return SweepReport(scenario: s, file: file, text: text, commit: commit, options: options, seeds: seeds, outcomes: outcomes,

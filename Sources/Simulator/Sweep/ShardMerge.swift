@@ -18,10 +18,14 @@ public enum ShardMerge {
 
     public static func merge(_ shards: [(file: String, report: SweepReport)]) throws(ShardMergeRefusal) -> SweepReport {
         guard let first = shards.first else { throw ShardMergeRefusal("no shard reports to merge") }
-        try same(shards, "scenario files (by SHA-256)") { "\($0.scenario.file) sha256 \($0.scenario.sha256.prefix(12))…" }
-        try same(shards, "versions") { $0.version }
-        try same(shards, "commits") { $0.commit }
-        try same(shards, "options") { $0.options.commandLine }
+        // The text decides (its full SHA-256); the path is only shown: the same file under
+        // another path is the same scenario.
+        try same(shards, "scenario files (by SHA-256)", key: { $0.scenario.sha256 }) { sha, reports in
+            names(reports.map(\.scenario.file).reduce(into: []) { paths, p in if !paths.contains(p) { paths.append(p) } }) + " sha256 \(sha.prefix(12))…"
+        }
+        try same(shards, "versions", key: { $0.version })
+        try same(shards, "commits", key: { $0.commit })
+        try same(shards, "options", key: { $0.options.commandLine })
         var owner: [UInt64: String] = [:]
         var overlaps: [String: [UInt64]] = [:]
         for (file, r) in shards {
@@ -67,18 +71,20 @@ public enum ShardMerge {
         return merged
     }
 
-    /// Refuses when `key` differs between shards: each value with the files that have it.
-    static func same(_ shards: [(file: String, report: SweepReport)], _ what: String, _ key: (SweepReport) -> String) throws(ShardMergeRefusal) {
+    /// Refuses when `key` differs between shards: each value (as `shown` of it and the reports
+    /// that have it) with the files that have it.
+    static func same(_ shards: [(file: String, report: SweepReport)], _ what: String, key: (SweepReport) -> String,
+                     shown: (String, [SweepReport]) -> String = { k, _ in k }) throws(ShardMergeRefusal) {
         var order: [String] = []
-        var files: [String: [String]] = [:]
-        for (file, r) in shards {
-            let k = key(r)
-            if files[k] == nil { order.append(k) }
-            files[k, default: []].append(file)
+        var groups: [String: [(file: String, report: SweepReport)]] = [:]
+        for shard in shards {
+            let k = key(shard.report)
+            if groups[k] == nil { order.append(k) }
+            groups[k, default: []].append(shard)
         }
         guard order.count > 1 else { return }
-        let groups = order.map { k in "\(names(files[k]!)): \(k)" }
-        throw ShardMergeRefusal("shards of different \(what): " + groups.joined(separator: "; "))
+        let lines = order.map { k in "\(names(groups[k]!.map(\.file))): \(shown(k, groups[k]!.map(\.report)))" }
+        throw ShardMergeRefusal("shards of different \(what): " + lines.joined(separator: "; "))
     }
 
     static func names(_ files: [String]) -> String {
