@@ -4,7 +4,8 @@ import Shared
 /// `sync-sim sweep … --junit PATH` and `sync-sim merge … --junit PATH`: JUnit XML as CI
 /// servers read it — one `testsuite` per scenario, one `testcase` per seed (`seed 17`), a
 /// failing seed's `failure` with its first problem as the message and the block
-/// `sync-sim sweep` prints (schedule, shrunk schedule, replay commands) as the body.
+/// `sync-sim sweep` prints (schedule, shrunk schedule, replay commands) as the body; a
+/// problem's time as a local date-time, never epoch milliseconds.
 public enum SweepJUnitReport {
     public static func xml(_ reports: [SweepReport]) -> String {
         let tests = reports.reduce(0) { $0 + $1.outcomes.count }
@@ -20,11 +21,15 @@ public enum SweepJUnitReport {
                 out += "      <property name=\"\(name)\" value=\"\(attribute(value))\"/>\n"
             }
             out += "    </properties>\n"
+            // A problem's leading epoch-millisecond time as a local date-time in the scenario's
+            // zone, as `sync-sim sweep` prints it (the report carries the text to parse).
+            let scenario = try? ScenarioParser.parse(r.scenario.text, file: r.scenario.file)
+            let readable = { (line: String) in SweepSession.readableTime(line, scenario: scenario) }
             for s in r.outcomes {
                 out += "    <testcase classname=\"\(attribute(r.scenario.file))\" name=\"seed \(s.seed)\""
                 guard !s.passed else { out += "/>\n"; continue }
-                out += ">\n      <failure message=\"\(attribute(s.problems.first ?? "failed"))\" type=\"\(attribute(s.kind ?? "failure"))\">"
-                    + text(s.failure ?? s.problems.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
+                out += ">\n      <failure message=\"\(attribute(readable(s.problems.first ?? "failed")))\" type=\"\(attribute(s.kind ?? "failure"))\">"
+                    + text(s.failure ?? s.problems.map(readable).joined(separator: "\n")) + "</failure>\n    </testcase>\n"
             }
             out += "  </testsuite>\n"
         }
