@@ -67,7 +67,8 @@ func runSweep(_ o: Options, text: String) -> Int32 {
     var written = true
     if let path = o.html {
         do { try writeTextFile(path, SweepHTMLReport.html(scenario: scenario, file: file, outcomes: outcomes, options: options, classes: o.classes)) } catch {
-            StandardError.write("sync-sim: error: cannot write \(path): \(error)\n")
+            StandardError.write("sync-sim: error: \(error)\n")
+            written = false
         }
     }
     if o.jsonPath != nil || o.junit != nil {

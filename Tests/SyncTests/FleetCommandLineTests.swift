@@ -96,6 +96,22 @@ struct FleetCommandLineTests {
         #expect(report.outcomes.count == 3 && report.outcomes.allSatisfy { $0.traceHashes.count == 2 && $0.traceHashes[0] == $0.traceHashes[1] })
     }
 
+    /// A report that cannot be written once the seeds have run (its directory was writable
+    /// when checked): the run's outcome is not kept, so the exit status is 1, whichever report.
+    @Test func aReportThatFailsToBeWrittenAfterTheRunExitsOne() throws {
+        let dir = try Self.workDirectory()
+        defer { removeTree(dir) }
+        for flag in ["--html", "--json", "--junit"] {
+            // writeTextFile writes PATH.tmp, then renames it: a directory there makes it fail.
+            let path = "r\(flag.dropFirst(2)).out"
+            try makeDirectories(dir + "/" + path + ".tmp")
+            let r = try ToolRun.run("sync-sim", ["sweep", "tiny.scenario", "--seeds", "1", flag, path], in: dir)
+            #expect(r.status == 1, "\(flag): \(r.stdout) \(r.stderr)")
+            #expect(r.stdout.last == "1 passed, 0 failed", "\(flag): \(r.stdout)")
+            #expect(r.stderrLines.count == 1 && r.stderr.hasPrefix("sync-sim: error: ") && r.stderr.contains(path), "\(flag): \(r.stderr)")
+        }
+    }
+
     @Test func anUnwritableReportPathIsBadUsageBeforeAnythingRuns() throws {
         let dir = try Self.workDirectory()
         defer { removeTree(dir) }
