@@ -53,6 +53,7 @@ func runMerge(_ args: [String]) -> Int32 {
             do { shards.append((file, try SweepReport.parse(text))) } catch { throw UsageError("\(file): \(error)") }
         }
         do { merged = try ShardMerge.merge(shards) } catch { throw UsageError("merge: \(error)") }
+        for line in ShardMerge.warnings(shards) { StandardError.write("sync-sim: warning: \(line)\n") }
     } catch {
         StandardError.write("sync-sim: error: \(error)\n")
         return 2

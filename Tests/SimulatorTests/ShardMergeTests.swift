@@ -77,6 +77,20 @@ struct ShardMergeTests {
         #expect(Self.refusal(s) == "shards of different options: shard-1.json, shard-3.json: the defaults; shard-2.json: --workload fitness")
     }
 
+    /// `unknown` and `…-dirty` are the same string for any two builds: the shards still merge
+    /// (a developer's own shards), with a warning that the build cannot be told.
+    @Test func anUnknownOrDirtyCommitMergesWithAWarning() throws {
+        var s = try Self.shards(2)
+        #expect(ShardMerge.warnings(s).isEmpty)
+        for commit in ["unknown", "0123abcd-dirty"] {
+            for i in s.indices { s[i].report.commit = commit }
+            #expect(try ShardMerge.merge(s).commit == commit)
+            #expect(ShardMerge.warnings(s) == ["commit \(commit): cannot tell the shards came from the same build"
+                + (commit == "unknown" ? " (no commit was found: set PEERLINK_COMMIT)" : " (built from a checkout with changes)")])
+        }
+        #expect(ShardMerge.warnings([s[0]]).isEmpty, "one shard: nothing to tell apart")
+    }
+
     @Test func overlappingShardsAreRefusedNamingTheFilesAndSeeds() throws {
         var s = try Self.shards(4)
         s.append(("again.json", s[1].report))

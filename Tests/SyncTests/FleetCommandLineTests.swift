@@ -41,6 +41,26 @@ struct FleetCommandLineTests {
         #expect(g.status == 1 && g.stdout.last == "5 passed, 1 failed" && g.stdout.contains("  replay: sync-sim sweep tiny.scenario --seed 6"), "\(g.stdout)")
     }
 
+    @Test func mergeWarnsOnStderrWhenTheCommitCannotTellTheBuild() throws {
+        let dir = try Self.workDirectory()
+        defer { removeTree(dir) }
+        for commit in ["4e1c0a", "unknown", "4e1c0a-dirty"] {
+            for i in 1...2 {
+                let r = try ToolRun.run("sync-sim", ["sweep", "tiny.scenario", "--seeds", "2", "--shard", "\(i)/2", "--json", "w\(i).json"], in: dir,
+                                        environment: ["PEERLINK_COMMIT": commit])
+                #expect(r.status == 0, "\(r.stderr)")
+            }
+            let m = try ToolRun.run("sync-sim", ["merge", "w1.json", "w2.json"], in: dir)
+            #expect(m.status == 0 && m.stdout.last == "2 passed, 0 failed", "\(commit): \(m.stdout) \(m.stderr)")
+            if commit == "4e1c0a" {
+                #expect(m.stderr.isEmpty, "\(m.stderr)")
+            } else {
+                #expect(m.stderrLines.count == 1 && m.stderr.hasPrefix("sync-sim: warning: commit \(commit): cannot tell the shards came from the same build"),
+                        "\(commit): \(m.stderr)")
+            }
+        }
+    }
+
     @Test func mergeRefusesWhatIsNotOneSweepWithOneLine() throws {
         let dir = try Self.workDirectory()
         defer { removeTree(dir) }

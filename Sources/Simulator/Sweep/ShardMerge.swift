@@ -71,6 +71,15 @@ public enum ShardMerge {
         return merged
     }
 
+    /// What a merge of `shards` cannot check, for stderr: a commit of `unknown` or `…-dirty`
+    /// is the same string for different builds, so equal commits do not show the shards came
+    /// from one build. Such shards still merge (a developer merging their own shards).
+    public static func warnings(_ shards: [(file: String, report: SweepReport)]) -> [String] {
+        guard shards.count > 1, let commit = shards.first?.report.commit else { return [] }
+        let why = commit == "unknown" ? "no commit was found: set PEERLINK_COMMIT" : commit.hasSuffix("-dirty") ? "built from a checkout with changes" : nil
+        return why.map { ["commit \(commit): cannot tell the shards came from the same build (\($0))"] } ?? []
+    }
+
     /// Refuses when `key` differs between shards: each value (as `shown` of it and the reports
     /// that have it) with the files that have it.
     static func same(_ shards: [(file: String, report: SweepReport)], _ what: String, key: (SweepReport) -> String,
