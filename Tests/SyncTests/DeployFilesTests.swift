@@ -106,6 +106,16 @@ struct DeployFilesTests {
             #expect(text.contains(field), "\(field)")
         }
         let lines = text.components(separatedBy: "\n")
+        // The token reads the checkout and nothing more (artifacts of the run need no scope).
+        let permissionsLine = lines.firstIndex(of: "permissions:")
+        let permissions = try #require(permissionsLine, "no top-level permissions: the token would get the repository's default")
+        #expect(Self.block(after: permissions, in: lines).filter { !$0.isEmpty } == ["contents: read"])
+        // The merge runs after failed shards (their reports are there), not without a plan
+        // (its matrix would be fromJSON of nothing) or a build, nor when the run was cancelled.
+        let mergeLine = lines.firstIndex(of: "  merge:")
+        let mergeJob = try #require(mergeLine, "no merge job")
+        let condition = try #require(Self.block(after: mergeJob, in: lines).first { $0.hasPrefix("if: ") })
+        #expect(condition == "if: ${{ !cancelled() && needs.plan.result == 'success' && needs.build.result == 'success' }}")
         let runs = lines.indices.filter { lines[$0].trimmingCharacters() == "run: |" }.map { Self.block(after: $0, in: lines) }
         let plan = try #require(runs.first { $0.joined().contains("GITHUB_OUTPUT") })
         let sweep = try #require(runs.first { $0.joined().contains("sync-sim sweep") })
