@@ -11,7 +11,7 @@ import Simulator
 /// them run with this sync-sim as they are written: the sweeps (with `--dry-run` added, and
 /// the variables the engine would set), the merges for real on shard reports, the workflow's
 /// plan step. A renamed option, a wrong variable or a count that disagrees fails here.
-/// (deploy/parallel/sweep-hosts.sh runs for real in `ParallelShardTests`.)
+/// (deploy/parallel/sweep-hosts.sh runs for real in `ParallelShardTests`, on a stand-in host.)
 @Suite("The engines' files in deploy/")
 struct DeployFilesTests {
     static func read(_ path: String) throws -> String {
@@ -156,10 +156,17 @@ struct DeployFilesTests {
 
     @Test func theParallelScriptShipsTheExecutableAndBringsTheReportsBack() throws {
         let text = try Self.read("deploy/parallel/sweep-hosts.sh")
-        for field in ["--sshlogin", "--basefile sync-sim", "--transferfile", "--return 'shard-{#}.json'", "--env PEERLINK_COMMIT",
-                      "--shard \"auto/$shards\"", "merge shard-*.json"] {
+        for field in ["--sshlogin", "--return 'shard-{#}.json'", "--env PEERLINK_COMMIT", "--shard \"auto/$shards\"", "merge shard-*.json"] {
             #expect(text.contains(field), "\(field)")
         }
+        // The executable and the scenario go once to each host and stay until its last job:
+        // a --transferfile is removed by --cleanup when its job ends, under the host's others.
+        let lines = text.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("parallel ") }, "no parallel command")
+        let end = lines[start...].firstIndex { !$0.hasSuffix("\\") } ?? lines.count - 1
+        let parallel = lines[start...end].joined(separator: " ")
+        #expect(parallel.contains("--basefile sync-sim --basefile \"$scenario\"") && parallel.contains("--cleanup"), "\(parallel)")
+        #expect(!parallel.contains("--transferfile"), "\(parallel)")
         #expect(access(Library.repositoryRoot + "/deploy/parallel/sweep-hosts.sh", X_OK) == 0)
         let usage = try ToolRun.exec("/bin/bash", [Library.repositoryRoot + "/deploy/parallel/sweep-hosts.sh"], in: nil, environment: [:], timeoutMs: 10_000)
         #expect(usage.status == 2 && usage.stderr.contains("sweep-hosts.sh SCENARIO FROM SEEDS SHARDS OUT [SSHLOGIN…]"))

@@ -6,20 +6,21 @@
 #
 # Runs SHARDS shards of seeds FROM… (SEEDS of them) of SCENARIO, one job per shard, on the
 # SSHLOGINs (GNU parallel's --sshlogin: `[N/]user@host`, N jobs at once there; `:` is this
-# machine; default `:`). Each host gets the sync-sim executable once (--basefile) and the
-# scenario with each job (--transferfile); each job's reports come back (--return) as
-# OUT/shard-K.json and .xml, K being parallel's job number {#}, which `--shard auto/SHARDS`
-# reads as PARALLEL_SEQ; then OUT/merged.json, .xml and .html. Exits as the merge does: 0 when
-# every seed passed, 1 when one failed, 2 when the shards could not be merged (a host lost,
-# a shard missing: the merge names it).
+# machine; default `:`). Each host gets the sync-sim executable and the scenario once, before
+# its first job (--basefile), removed after its last (--cleanup); each job's reports come back
+# (--return, then removed there) as OUT/shard-K.json and .xml, K being parallel's job number
+# {#}, which `--shard auto/SHARDS` reads as PARALLEL_SEQ; then OUT/merged.json, .xml and
+# .html. Exits as the merge does: 0 when every seed passed, 1 when one failed, 2 when the
+# shards could not be merged (a host lost, a shard missing: the merge names it).
 #
 # Environment: SYNC_SIM, the executable to ship (default .build/release/sync-sim, built with
 # `swift build -c release --product sync-sim --static-swift-stdlib` so hosts need no Swift,
-# only libsqlite3 and libcrypto); JOBS, threads per shard (default 2); PEERLINK_COMMIT, the
-# commit every shard's report names (default: the one `$SYNC_SIM --version` names).
+# only libsqlite3 and libcrypto, and rsync, as parallel's transfers need); JOBS, threads per
+# shard (default 2); PEERLINK_COMMIT, the commit every shard's report names (default: the one
+# `$SYNC_SIM --version` names); PARALLEL_SSH, the ssh command (parallel's own variable).
 set -euo pipefail
 if [ $# -lt 5 ]; then
-  sed -n '2,19p' "$0" >&2
+  sed -n '2,/^[^#]/{/^#/p}' "$0" >&2
   exit 2
 fi
 scenario=$1 from=$2 seeds=$3 shards=$4 out=$5
@@ -51,8 +52,10 @@ sshlogins=()
 for l in "${logins[@]}"; do sshlogins+=(--sshlogin "$l"); done
 # A job that fails (failing seeds: exit 1) still returns its reports; the merge judges. Each
 # shard's own output, tagged with its number, goes to OUT/shards.log; OUT/jobs.log has each
-# job's host, time and exit status.
-parallel "${sshlogins[@]}" --env PEERLINK_COMMIT --basefile sync-sim --transferfile "$scenario" \
+# job's host, time and exit status. The scenario is a --basefile, not a --transferfile: the
+# jobs on a host share its path, and a transferred file is removed by --cleanup when its job
+# ends, under another job of the host that has not opened it yet.
+parallel "${sshlogins[@]}" --env PEERLINK_COMMIT --basefile sync-sim --basefile "$scenario" \
   --return 'shard-{#}.json' --return 'shard-{#}.xml' --cleanup --tag --joblog ../jobs.log \
   ./sync-sim sweep "$scenario" --from "$from" --seeds "$seeds" --shard "auto/$shards" --jobs "${JOBS:-2}" \
   --json 'shard-{#}.json' --junit 'shard-{#}.xml' ::: $(seq 1 "$shards") > ../shards.log || true
