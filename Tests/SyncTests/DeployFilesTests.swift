@@ -84,18 +84,45 @@ struct DeployFilesTests {
         #expect(try ToolRun.shell(dry, in: Library.repositoryRoot, environment: env).status == 2, "an index past completions is refused")
     }
 
-    @Test func theKubernetesMergeJobMergesTheNightsShards() throws {
-        let text = try Self.read("deploy/k8s/merge-job.yaml")
-        let command = try Self.foldedCommand(text)
-        #expect(command.contains("sync-sim merge shard-*.json"))
+    /// Runs two shards (seeds 1…2 of the fixture) through `sweepJob`'s command, then
+    /// `mergeJob`'s, each with its own env values (the sweep's scenario and counts replaced by
+    /// the fixture's), the volume at `dir/reports`. Reports of earlier runs lie beside: a shard
+    /// of seeds 1…2 in the night's directory (where every run wrote before runs had their own)
+    /// and in another run's. The merge must take this run's two shards, and them only.
+    static func sweepThenMerge(sweepJob: String, mergeJob: String, in dir: String) throws -> ToolRun {
+        let fixture = try FleetCommandLineTests.workDirectory()
+        defer { removeTree(fixture) }
+        let values = envValues(sweepJob)
+        var env: [String: String?] = ToolRun.noEngine
+        for (k, v) in values { env[k] = v }
+        for (k, v) in ["SCENARIO": "tiny.scenario", "FROM": "1", "SEEDS": "2", "PEERLINK_SHARD_COUNT": "2"] { env[k] = v }
+        let sweep = try foldedCommand(sweepJob).replacingOccurrences(of: "/reports", with: dir + "/reports")
+        let night = try #require(values["NIGHT"])
+        for (i, stale) in ["\(dir)/reports/\(night)", "\(dir)/reports/\(night)/run-000001"].enumerated() {
+            try makeDirectories(stale)
+            let r = try ToolRun.run("sync-sim", ["sweep", "tiny.scenario", "--seeds", "2", "--shard", "\(i + 1)/2", "--json", "\(stale)/shard-7.json"], in: fixture)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        for index in 0...1 {
+            env["JOB_COMPLETION_INDEX"] = "\(index)"
+            let r = try ToolRun.shell(sweep, in: fixture, environment: env)
+            #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
+        }
+        let merge = try foldedCommand(mergeJob).replacingOccurrences(of: "/reports", with: dir + "/reports")
+        return try ToolRun.shell(merge, in: dir, environment: envValues(mergeJob))
+    }
+
+    @Test func theKubernetesMergeJobMergesTheShardsOfItsRunOnly() throws {
+        let sweepJob = try Self.read("deploy/k8s/sweep-job.yaml"), mergeJob = try Self.read("deploy/k8s/merge-job.yaml")
+        #expect(try Self.foldedCommand(mergeJob).contains("sync-sim merge shard-*.json"))
         let dir = try makeTemporaryDirectory(prefix: "peerlink-k8s")
         defer { removeTree(dir) }
-        let night = try #require(Self.envValues(text)["NIGHT"])
-        try makeDirectories(dir + "/reports/" + night)
-        try Self.shardReports(in: dir + "/reports/" + night, prefix: "shard-")
-        let r = try ToolRun.shell(command.replacingOccurrences(of: "/reports", with: dir + "/reports"), in: dir, environment: ["NIGHT": night])
+        let (sweepValues, mergeValues) = (Self.envValues(sweepJob), Self.envValues(mergeJob))
+        #expect(sweepValues["NIGHT"] == mergeValues["NIGHT"] && sweepValues["RUN"] == mergeValues["RUN"] && mergeValues["RUN"] != nil)
+        let r = try Self.sweepThenMerge(sweepJob: sweepJob, mergeJob: mergeJob, in: dir)
         #expect(r.status == 0 && r.stdout.last == "2 passed, 0 failed", "\(r.stdout)\n\(r.stderr)")
-        for file in ["merged.json", "merged.xml", "merged.html"] { #expect(access("\(dir)/reports/\(night)/\(file)", R_OK) == 0, "\(file)") }
+        let run = "\(dir)/reports/\(mergeValues["NIGHT"] ?? "")/\(mergeValues["RUN"] ?? "")"
+        for file in ["merged.json", "merged.xml", "merged.html"] { #expect(access("\(run)/\(file)", R_OK) == 0, "\(file)") }
     }
 
     @Test func theGitHubWorkflowPlansSweepsAMatrixAndMergesItsArtifacts() throws {
