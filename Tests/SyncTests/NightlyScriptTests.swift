@@ -8,7 +8,8 @@ import Simulator
 
 /// deploy/k8s/nightly.sh, run as documented from the checkout's root, against a stand-in for
 /// kubectl that keeps the manifests applied and answers the script's questions: its usage, the
-/// manifests it renders (one run's own directory in both, the night's values).
+/// manifests it renders (one run's own directory in both, the night's values), its waits and
+/// their deadlines.
 @Suite("deploy/k8s/nightly.sh")
 struct NightlyScriptTests {
     /// `kubectl`: each call logged to `$KUBE/calls`; `apply -f -` keeps its input as
@@ -45,6 +46,15 @@ struct NightlyScriptTests {
         try ToolRun.exec("/bin/bash", ["deploy/k8s/nightly.sh"] + args, in: Library.repositoryRoot, environment: env, timeoutMs: 30_000)
     }
 
+    @Test func tooFewArgumentsFromTheCheckoutsRootPrintTheUsage() throws {
+        let (dir, env) = try Self.kube()
+        defer { removeTree(dir) }
+        let r = try Self.nightly(["registry.example.com/peerlink-sweep:abc", "scenarios/morning-run.scenario"], env)
+        #expect(r.status == 2 && r.stdout.isEmpty)
+        #expect(r.stderr.contains("#   deploy/k8s/nightly.sh IMAGE SCENARIO SEEDS SHARDS [PARALLELISM]") && !r.stderr.contains("sed:"), "\(r.stderr)")
+        #expect(readTextFile(dir + "/calls") == nil, "kubectl was not called")
+    }
+
     @Test func aRunAppliesBothJobsWithOneDirectoryOfItsOwnAndExitsAsTheMerge() throws {
         let (dir, env) = try Self.kube()
         defer { removeTree(dir) }
@@ -70,5 +80,25 @@ struct NightlyScriptTests {
         defer { removeTree(volume) }
         let m = try DeployFilesTests.sweepThenMerge(sweepJob: sweepJob, mergeJob: mergeJob, in: volume)
         #expect(m.status == 0 && m.stdout.last == "2 passed, 0 failed", "\(m.stdout)\n\(m.stderr)")
+    }
+
+    @Test func aJobThatDoesNotEndInTimeStopsTheWaitWithALine() throws {
+        let (dir, base) = try Self.kube()
+        defer { removeTree(dir) }
+        let args = ["registry.example.com/peerlink-sweep:abc", "scenarios/morning-run.scenario", "2000", "4"]
+        var env = base
+        env["SWEEP_TIMEOUT"] = "0"
+        let sweep = try Self.nightly(args, env)
+        #expect(sweep.status == 3, "\(sweep.stdout) \(sweep.stderr)")
+        #expect(sweep.stderrLines == ["nightly.sh: job peerlink-sweep has not ended after 0 s (raise SWEEP_TIMEOUT to wait longer); it is left as it is: kubectl get job peerlink-sweep"])
+        #expect(access(dir + "/applied-1.yaml", F_OK) != 0, "no merge without the sweep's end")
+        try writeTextFile(dir + "/ended-peerlink-sweep", "")
+        env["SWEEP_TIMEOUT"] = nil
+        env["MERGE_TIMEOUT"] = "0"
+        let merge = try Self.nightly(args, env)
+        #expect(merge.status == 3 && merge.stderr.hasPrefix("nightly.sh: job peerlink-sweep-merge has not ended after 0 s (raise MERGE_TIMEOUT"), "\(merge.stderr)")
+        env["MERGE_TIMEOUT"] = "2h"
+        let bad = try Self.nightly(args, env)
+        #expect(bad.status == 2 && bad.stderrLines == ["nightly.sh: SWEEP_TIMEOUT and MERGE_TIMEOUT are whole seconds"], "\(bad.stderr)")
     }
 }
