@@ -6,7 +6,8 @@ import Shared
 import Simulator
 
 /// `sync-sim sweep FILE …`: runs the seeds, prints a progress bar on a terminal, each failure
-/// with its replay commands, and the summary line. Returns the exit status.
+/// with its replay commands, and the summary line; writes the reports asked for (`--json`,
+/// `--junit`, `--html`). Returns the exit status.
 func runSweep(_ o: Options, text: String) -> Int32 {
     let file = o.files[0]
     let scenario: Scenario
@@ -26,17 +27,25 @@ func runSweep(_ o: Options, text: String) -> Int32 {
     options.shrinks = o.shrink
     options.classes = o.classes
     options.workload = o.workload.map { $0 == "default" ? WorkloadKind.default(for: scenario) : WorkloadKind(rawValue: $0)! }
+    options.checksDeterminism = o.checkDeterminism
     let session = SweepSession(scenario: scenario, seeds: seeds, options: options, jobs: o.jobs, faults: faults, ops: ops)
     let range = o.seed.map { "seed \($0)" } ?? "seeds \(o.from)…\(o.from &+ UInt64(max(0, o.seeds - 1)))"
-        + (o.shard.map { " (shard \($0.index)/\($0.of): \(seeds.count) seeds)" } ?? "")
+        + (o.shard.map { " (shard \($0.index)/\($0.of)\(o.shardSource.map { " from \($0)" } ?? ""): \(seeds.count) seeds)" } ?? "")
     print("sweep \(scenario.name) (\(file)): \(range), \(o.jobs) threads")
     if o.classes.count < FaultClass.allCases.count {
         print("fault classes: \(FaultClass.allCases.filter(o.classes.contains).map(\.rawValue).joined(separator: ", "))")
     }
     if let w = options.workload { print("workload: \(w.rawValue)") }
+    if o.checkDeterminism { print("determinism check: each seed runs twice, its traces compared") }
     if let s = o.seed {
         print("faults: \(faults ?? FaultSchedule.random(seed: s, spanMs: SeedSweep.spanMs(scenario, options: options), allowing: o.classes))")
         if let w = options.workload { print("operations: \(ops ?? WorkloadGenerator.generate(w, seed: s, scenario: scenario))") }
+    }
+    if o.dryRun {
+        let shown = seeds.prefix(10).map(String.init).joined(separator: ", ") + (seeds.count > 10 ? ", …" : "")
+        print("dry run: \(seeds.count) seeds (\(shown)) would run; nothing was run")
+        print("0 passed, 0 failed")
+        return 0
     }
     let tty = isatty(1) == 1
     let start = ChildProcess.monotonicMs()
@@ -54,13 +63,39 @@ func runSweep(_ o: Options, text: String) -> Int32 {
         }
     }
     let failed = outcomes.filter { !$0.passed }.count
+    let elapsed = max(1, ChildProcess.monotonicMs() - start)
+    var written = true
     if let path = o.html {
         do { try writeTextFile(path, SweepHTMLReport.html(scenario: scenario, file: file, outcomes: outcomes, options: options, classes: o.classes)) } catch {
-            StandardError.write("sync-sim: error: cannot write \(path): \(error)\n")
+            StandardError.write("sync-sim: error: \(error)\n")
+            written = false
         }
     }
-    let elapsed = max(1, ChildProcess.monotonicMs() - start)
+    if o.jsonPath != nil || o.junit != nil {
+        let environment = processEnvironment()
+        let report = SweepReport(
+            scenario: scenario, file: file, text: text, commit: buildCommit(scenarioFile: file, environment: environment), options: options,
+            faults: o.faults, ops: o.ops,
+            seeds: o.seed.map { .init(from: $0, count: 1) } ?? .init(from: o.from, count: o.seeds, shard: o.shard.map { SweepShard(index: $0.index, of: $0.of) }),
+            outcomes: outcomes, timing: ["wallMs": .int(elapsed), "jobs": .int(Int64(o.jobs)), "host": .string(hostName()),
+                     "seedsPerMin": .int(Int64(outcomes.count * 60_000 / Int(elapsed)))])
+        written = writeReports(report, json: o.jsonPath, junit: o.junit)
+    }
     print("\(outcomes.count) seeds in \(elapsed) ms (\(outcomes.count * 60_000 / Int(elapsed)) seeds/min)")
     print("\(outcomes.count - failed) passed, \(failed) failed")
-    return failed == 0 ? 0 : 1
+    return failed == 0 && written ? 0 : 1
+}
+
+/// Writes `report` as JSON and JUnit XML where asked; false (said on stderr) when a file
+/// could not be written: the run's outcome is then not kept, and the exit status says so.
+func writeReports(_ report: SweepReport, json: String?, junit: String?) -> Bool {
+    var ok = true
+    for (path, text) in [(json, { report.jsonText() }), (junit, { SweepJUnitReport.xml([report]) })] {
+        guard let path else { continue }
+        do { try writeTextFile(path, text()) } catch {
+            StandardError.write("sync-sim: error: \(error)\n")
+            ok = false
+        }
+    }
+    return ok
 }

@@ -88,6 +88,20 @@ import Testing
         #expect(html.contains("seed 9 (the failing run)"), "the failing seed's run is drawn")
     }
 
+    @Test func aWorkloadSweepsFailureReplaysWithItsWorkloadAndIsDrawnWithItsOperations() throws {
+        let scenario = try SweepFixture.scenario()
+        var options = SweepOptions()
+        options.workload = .fitness
+        let ops = WorkloadGenerator.generate(.fitness, seed: 3, scenario: scenario)
+        var failing = SeedOutcome(seed: 3, faults: FaultSchedule(faults: [], classes: [.lossy]), problems: ["model: step goal differs"], shrunk: nil)
+        failing.ops = ops
+        let html = SweepHTMLReport.html(scenario: scenario, file: "tiny.scenario", outcomes: [failing], options: options)
+        #expect(html.contains("replay: sync-sim sweep tiny.scenario --seed 3 --workload fitness"))
+        // The drawn run is the seed's: its workload's operations and the model's check ran.
+        let run = SeedSweep.recordedRun(scenario, seed: 3, faults: failing.faults, ops: ops, options: options)
+        #expect(run.checks.contains { $0.location?.file == SeedSweep.workloadFile }, "\(run.text())")
+    }
+
     @Test func localTimesFollowTheZoneAcrossADSTChangeAndLogTimesAreTakenOffTheText() throws {
         // 2026-03-08 in Los Angeles: PST (−8 h) until 02:00, then PDT (−7 h), at 10:00 UTC.
         let day = Int64(CivilDate(year: 2026, month: 3, day: 8).daysSinceEpoch) * 86_400_000

@@ -16,6 +16,9 @@ public struct SweepOptions: Sendable {
     /// The workload mixed into every seed, its model checked after the recovery (nil: none;
     /// the scenario's `expect always` expectations are checked instead).
     public var workload: WorkloadKind?
+    /// Runs each seed twice with its trace recorded and fails the seed when the two traces
+    /// differ (`--check-determinism`).
+    public var checksDeterminism = false
 
     public init() {}
 }
@@ -38,6 +41,9 @@ public struct SeedOutcome: Sendable {
     /// `expect always` expectations not checked because a scripted step did not run as written
     /// (a node was down, or refused it).
     public var expectationsSkipped = 0
+    /// The trace hashes of the runs made with their trace recorded: both runs of a
+    /// determinism check (empty otherwise).
+    public var traceHashes: [String] = []
     public var passed: Bool { problems.isEmpty }
 
     /// The class of the first problem (`convergence`, `lost`, `duplicate`, `monotonic`,
@@ -121,11 +127,11 @@ public enum SeedSweep {
     }
 
     /// Runs `scenario` with `faults` (and `ops` when the options have a workload); the network
-    /// is seeded from `seed` too.
+    /// is seeded from `seed` too. `tracing` records the trace, whose hash the outcome keeps.
     public static func run(_ scenario: Scenario, seed: UInt64, faults: FaultSchedule, ops: WorkloadOps? = nil,
-                           options: SweepOptions = SweepOptions()) -> SeedOutcome {
+                           options: SweepOptions = SweepOptions(), tracing: Bool = false) -> SeedOutcome {
         var o = SimOptions()
-        o.recordsTrace = false
+        o.recordsTrace = tracing
         o.networkSeed = seed
         let driver = SimDriver(options: o)
         let runner = ScenarioRunner(driver: driver)
@@ -161,6 +167,7 @@ public enum SeedSweep {
         var outcome = SeedOutcome(seed: seed, faults: faults, problems: problems, shrunk: nil, virtualMs: r.virtualMs)
         outcome.ops = workloadOps
         outcome.expectationsSkipped = skipped
+        outcome.traceHashes = r.traceHash.map { [$0] } ?? []
         if !problems.isEmpty {
             outcome.logs = r.logs
             outcome.opLines = runner.workload?.entries.map(\.summary) ?? []
@@ -174,7 +181,15 @@ public enum SeedSweep {
                                  options: SweepOptions = SweepOptions()) -> SeedOutcome {
         let faults = given ?? FaultSchedule.random(seed: seed, spanMs: spanMs(scenario, options: options), allowing: options.classes)
         let ops = options.workload.map { givenOps ?? WorkloadGenerator.generate($0, seed: seed, scenario: scenario) }
-        var outcome = run(scenario, seed: seed, faults: faults, ops: ops, options: options)
+        var outcome = run(scenario, seed: seed, faults: faults, ops: ops, options: options, tracing: options.checksDeterminism)
+        if options.checksDeterminism {
+            let again = run(scenario, seed: seed, faults: faults, ops: ops, options: options, tracing: true)
+            let problem = determinismProblem(outcome, again)
+            outcome.traceHashes += again.traceHashes
+            // A seed that does not replay itself is not shrunk: each candidate's run would not
+            // say what the schedule does.
+            if let problem { outcome.problems.insert(problem, at: 0); return outcome }
+        }
         if !outcome.passed, options.shrinks, let kind = outcome.failureKind {
             let items = faults.faults.map(SweepItem.fault) + (ops?.ops ?? []).map(SweepItem.op)
             func split(_ list: [SweepItem]) -> (FaultSchedule, WorkloadOps?) {
@@ -194,6 +209,7 @@ public enum SeedSweep {
     /// The class of a problem line.
     public static func kind(of problem: String) -> String {
         if problem.hasPrefix("error:") { return "error" }
+        if problem.hasPrefix("determinism:") { return "determinism" }
         if problem.hasPrefix("model:") { return "model" }
         if problem.hasPrefix("expectation:") { return "expectation" }
         if problem.hasPrefix("convergence:") { return "convergence" }
@@ -208,9 +224,8 @@ public enum SeedSweep {
     /// The seeds `from`, `from + 1`, … (`count` of them), or shard `index` (1-based) of `of`
     /// of them: every `of`-th seed starting at the `index`-th, so the shards partition the range.
     public static func seeds(from: UInt64, count: Int, shard: (index: Int, of: Int)? = nil) -> [UInt64] {
-        let all = (0..<UInt64(max(0, count))).map { from &+ $0 }
-        guard let s = shard else { return all }
-        return all.enumerated().filter { $0.offset % s.of == s.index - 1 }.map(\.element)
+        guard let s = shard else { return (0..<UInt64(max(0, count))).map { from &+ $0 } }
+        return stride(from: s.index - 1, to: max(0, count), by: s.of).map { from &+ UInt64($0) }
     }
 
     /// Reads `i/n` (1 ≤ i ≤ n).

@@ -24,13 +24,13 @@ public enum SweepHTMLReport {
         intro += "</table>"
         for o in failed {
             intro += "<h3 class=\"fail\" data-seed=\"\(o.seed)\">seed \(o.seed): \(SVGText.escape(o.failureKind ?? "failed"))</h3>"
-                + "<pre>\(SVGText.escape(SweepSession.failureText(o, file: file, classes: classes, scenario: scenario)))</pre>"
+                + "<pre>\(SVGText.escape(SweepSession.failureText(o, file: file, classes: classes, workload: options.workload, scenario: scenario)))</pre>"
         }
         intro += "</div>"
         var svgs = SVGTable()
         var sections: [PlistValue] = []
         for (i, o) in failed.prefix(maxDrawnFailures).enumerated() {
-            let r = SeedSweep.recordedRun(scenario, seed: o.seed, faults: o.faults, options: options)
+            let r = SeedSweep.recordedRun(scenario, seed: o.seed, faults: o.faults, ops: o.ops, options: options)
             sections.append(HTMLReportData.scenario(r, id: "s\(i)", svgs: &svgs, title: "\(scenario.name) — seed \(o.seed) (the failing run)"))
         }
         return HTMLReport.document(title: "PeerLink sweep report", intro: intro, scenarios: sections, svgs: svgs, extra: [:])
@@ -38,14 +38,17 @@ public enum SweepHTMLReport {
 }
 
 extension SeedSweep {
-    /// Runs one seed as `run` does, recorded for the report (trace, frames, screens).
-    public static func recordedRun(_ scenario: Scenario, seed: UInt64, faults: FaultSchedule, options: SweepOptions = SweepOptions()) -> ScenarioResult {
+    /// Runs one seed as `run` does (with its workload's operations `ops`), recorded for the
+    /// report (trace, frames, screens).
+    public static func recordedRun(_ scenario: Scenario, seed: UInt64, faults: FaultSchedule, ops: WorkloadOps? = nil,
+                                   options: SweepOptions = SweepOptions()) -> ScenarioResult {
         var o = SimOptions()
         o.networkSeed = seed
         o.recordsReport = true
-        let faulted = faultedScenario(scenario, faults: faults, options: options)
+        let faulted = faultedScenario(scenario, faults: faults, ops: ops, options: options)
         let runner = ScenarioRunner(driver: SimDriver(options: o))
         runner.convergeWithinMs = options.convergeWithinMs
+        if let kind = options.workload, ops != nil { runner.workload = WorkloadRun(kind: kind) }
         runner.recorder = RunRecorder(scenario: faulted)
         return runner.run(faulted)
     }

@@ -82,13 +82,23 @@ public struct SweepSession: Sendable {
         if let s = o.shrunkOps { lines.append("  shrunk operations (\(s.ops.count)): \(s)") }
         for p in o.problems.prefix(10) { lines.append("  problem: \(readable(p))") }
         if o.problems.count > 10 { lines.append("  … and \(o.problems.count - 10) more problems") }
+        let commands = replayCommands(o, file: file, classes: classes, workload: workload)
+        lines.append("  replay: " + commands.replay)
+        lines.append("  minimal: " + commands.minimal)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The two commands that replay a seed: as drawn, and its minimal (shrunk) schedule.
+    /// A seed whose two runs differed replays with the check on.
+    public static func replayCommands(_ o: SeedOutcome, file: String, classes: Set<FaultClass> = Set(FaultClass.allCases),
+                                      workload: WorkloadKind? = nil) -> (replay: String, minimal: String) {
         let left = FaultClass.allCases.filter { !classes.contains($0) }.map(\.rawValue)
         let w = workload.map { " --workload \($0.rawValue)" } ?? ""
-        lines.append("  replay: sync-sim sweep \(file) --seed \(o.seed)" + (left.isEmpty ? "" : " --without \(left.joined(separator: ","))") + w)
+        let check = o.failureKind == "determinism" ? " --check-determinism" : ""
+        let replay = "sync-sim sweep \(file) --seed \(o.seed)" + (left.isEmpty ? "" : " --without \(left.joined(separator: ","))") + w + check
         let minimal = o.shrunk ?? o.faults
         let minimalOps = (o.shrunkOps ?? o.ops).map { " --ops \"\($0)\"" } ?? ""
-        lines.append("  minimal: sync-sim sweep \(file) --seed \(o.seed) --faults \"\(minimal)\"" + w + minimalOps)
-        return lines.joined(separator: "\n")
+        return (replay, "sync-sim sweep \(file) --seed \(o.seed) --faults \"\(minimal)\"" + w + minimalOps + check)
     }
 
     /// `line` with its leading epoch-millisecond time (a checker's problem, a node's log line)
