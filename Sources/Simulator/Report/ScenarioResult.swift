@@ -111,10 +111,11 @@ public enum RunReport {
     }
 
     /// JUnit XML: one test case per scenario.
+    /// Escaped as the sweep's report escapes (`SweepJUnitReport.escape`): control characters
+    /// a log line may hold would otherwise make the file something no XML parser reads.
     public static func junit(_ results: [ScenarioResult]) -> String {
-        func esc(_ s: String) -> String {
-            s.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;").replacingAll("\"", "&quot;")
-        }
+        func esc(_ s: String) -> String { SweepJUnitReport.escape(s, attribute: true) }
+        func body(_ s: String) -> String { SweepJUnitReport.escape(s, attribute: false) }
         let failures = results.filter { !$0.passed }.count
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuite name=\"sync-sim\" tests=\"\(results.count)\" failures=\"\(failures)\">\n"
@@ -122,7 +123,7 @@ public enum RunReport {
             out += "  <testcase classname=\"\(esc(r.file))\" name=\"\(esc(r.name))\" time=\"\(Double(r.wallMs) / 1000)\">\n"
             if !r.passed {
                 let msg = r.error ?? r.checks.filter { !$0.passed }.map { $0.description + " " + $0.detail }.joined(separator: "; ")
-                out += "    <failure message=\"\(esc(msg))\">\(esc(r.text()))</failure>\n"
+                out += "    <failure message=\"\(esc(msg))\">\(body(r.text()))</failure>\n"
             }
             out += "  </testcase>\n"
         }
