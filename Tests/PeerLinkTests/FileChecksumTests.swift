@@ -28,6 +28,11 @@ struct FileChecksumTests {
             committed = n.phone.ctx.session.persistent.incomingFile?.committedBytes ?? 0
         }
         #expect(committed >= 64 << 10 && committed < 300_000)
+        // `query sync-state incomingFile` (answered alone) is the whole sync state's part.
+        let alone = n.command(.phone, "query sync-state incomingFile")
+        #expect(alone.isOK && alone.value["committedBytes"] == .int(committed))
+        #expect(alone.value == n.command(.phone, "query sync-state").value["incomingFile"])
+        #expect(n.command(.phone, "query sync-state incomingFile path").value == alone.value["path"])
         n.kill(.phone)
         let part = try #require(n.phoneFiles.list(LinkSession.inboxDirectory).first { $0.hasSuffix(".part") })
         let changed = try PartialFileDamageForTest.flip(n.phoneFiles, part, at: 1_000)

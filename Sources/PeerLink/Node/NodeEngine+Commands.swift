@@ -37,6 +37,10 @@ extension NodeEngine {
     func engineQuery(_ path: [String]) -> PlistValue? {
         switch path.first {
         case "digest": return .string(ctx.replica.digestHex())
+        case "sync-state" where path.count >= 2 && path[1] == "incomingFile":
+            var v = incomingFileValue()
+            for key in path.dropFirst(2) { v = v?[key] }
+            return v
         case "sync-state":
             var v: PlistValue? = syncStateValue()
             for key in path.dropFirst() { v = v?[key] }

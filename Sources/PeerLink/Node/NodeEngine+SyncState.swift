@@ -38,10 +38,7 @@ extension NodeEngine {
         } catch {
             v["error"] = .string("delivery records unreadable: \(error)")
         }
-        if let f = p.incomingFile {
-            v["incomingFile"] = ["number": .int(Int64(f.number)), "path": .string(s.partPath(f.number)),
-                                 "committedBytes": .int(f.committedBytes), "bytes": .int(f.sizeBytes)]
-        }
+        if let f = incomingFileValue() { v["incomingFile"] = f }
         v["fileVerifyFailures"] = .int(Int64(s.stats.fileVerifyFailures))
         v["contentPending"] = .bool(s.hasContentPending)
         // Delivered files still lying in the inbox (none once the app's callback returned).
@@ -57,6 +54,15 @@ extension NodeEngine {
             "messages": .int(Int64(s.pendingMessages.count)),
         ]
         return .dictionary(v)
+    }
+
+    /// `sync-state`'s `incomingFile`: the partial file being received, if any. Asked alone by
+    /// the scenario runner after every clock move while a `damage-partial-file` is armed, so it
+    /// is answered without building the rest (the digest, the delivery records).
+    func incomingFileValue() -> PlistValue? {
+        guard let f = ctx.session.persistent.incomingFile else { return nil }
+        return ["number": .int(Int64(f.number)), "path": .string(ctx.session.partPath(f.number)),
+                "committedBytes": .int(f.committedBytes), "bytes": .int(f.sizeBytes)]
     }
 
     /// `query record COLLECTION ID`: one replicated record with the stamp of each field's
