@@ -61,7 +61,7 @@ func runMerge(_ args: [String]) -> Int32 {
     print("merge of \(files.count) shard\(files.count == 1 ? "" : "s") of \(merged.scenario.name) (\(merged.scenario.file)): "
         + "\(merged.seeds.description), commit \(merged.commit), version \(merged.version)")
     if merged.options.commandLine != "the defaults" { print("options: \(merged.options.commandLine)") }
-    for s in merged.outcomes where !s.passed { print(s.failure ?? "FAIL seed \(s.seed): \(s.problems.first ?? "?")") }
+    for s in merged.outcomes where !s.passed { print(merged.failureText(s)) }
     var written = writeReports(merged, json: json, junit: junit)
     if let path = html {
         do {

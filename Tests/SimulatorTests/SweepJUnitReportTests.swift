@@ -64,6 +64,11 @@ struct SweepJUnitReportTests {
                 #expect(text.firstRange(of: /\d{13}/) == nil, "an epoch-millisecond time in \(text)")
             }
         }
+        // What `sync-sim merge` prints for them: the block, and for the seed without one its
+        // first problem read the same way.
+        #expect(report.failureText(report.outcomes[0]) == report.outcomes[0].failure)
+        #expect(report.failureText(report.outcomes[1])
+                == "FAIL seed 2: 2026-06-03 12:01:01.123 (+1m01s) phone: started a new store (its receive logs empty) though the run did not damage its store")
     }
 
     @Test func anyTextInAProblemStaysWellFormedAndReadsBackAsWritten() throws {

@@ -198,3 +198,14 @@ extension SweepReport.Seed {
         return o
     }
 }
+
+extension SweepReport {
+    /// What `sync-sim merge` prints for a failed seed: the block its sweep printed, or, for a
+    /// report without one (written by hand or by an older build), its first problem with the
+    /// time read as a local date-time, as the block would give it.
+    public func failureText(_ s: Seed) -> String {
+        if let block = s.failure { return block }
+        let scenario = try? ScenarioParser.parse(self.scenario.text, file: self.scenario.file)
+        return "FAIL seed \(s.seed): " + (s.problems.first.map { SweepSession.readableTime($0, scenario: scenario) } ?? "?")
+    }
+}
