@@ -68,10 +68,9 @@ struct LinkFileTests {
         _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
         p.collect()
         var corrupted = false
-        while !p.wire.isEmpty {
-            var (to, f) = p.wire.removeFirst()
+        p.run { _, f in
             if f.kind == .fileChunk && !corrupted { f.body[f.body.count - 1] ^= 0xFF; corrupted = true }
-            p.deliver(to, f)
+            return true
         }
         #expect(p.phone.stats.fileVerifyFailures == 1)
         #expect(p.phoneLogs.contains { $0.contains("failed its SHA-256 check") })
@@ -89,10 +88,9 @@ struct LinkFileTests {
         try p.watchFiles.write("f.bin", offset: 0, bytes: Self.content(5_000))
         _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
         p.collect()
-        while !p.wire.isEmpty {
-            let (to, f) = p.wire.removeFirst()
-            if f.kind == .fileAck, case .delivered? = try? FrameBodies.FileAck.decode(f.body) { continue }  // lost
-            p.deliver(to, f)
+        p.run { _, f in
+            if f.kind == .fileAck, case .delivered? = try? FrameBodies.FileAck.decode(f.body) { return false }  // lost
+            return true
         }
         #expect(Self.received(p).count == 1 && Self.finished(p).isEmpty)
         for _ in 0..<8 where Self.finished(p).isEmpty {
@@ -150,10 +148,9 @@ struct LinkFileTests {
         try p.watchFiles.write("f.bin", offset: 0, bytes: Self.content(1000))
         _ = try p.watch.transferFile(path: "f.bin", metadata: nil, now: p.now).get()
         p.collect()
-        while !p.wire.isEmpty {
-            var (to, f) = p.wire.removeFirst()
+        p.run { _, f in
             if f.kind == .fileChunk { f.body[f.body.count - 1] ^= 0xFF }
-            p.deliver(to, f)
+            return true
         }
         #expect(Self.received(p).isEmpty)
         #expect(Self.finished(p).map { $0.1?.code } == [.deliveryFailed])

@@ -134,6 +134,15 @@ struct SessionPair {
         }
     }
 
+    /// Delivers every frame in flight until none is left, each through `filter` first: it may
+    /// change the frame (damage on the way), and false drops it (lost on the way).
+    mutating func run(filter: (DeviceRole, inout Frame) throws -> Bool) rethrows {
+        while !wire.isEmpty {
+            var (to, f) = wire.removeFirst()
+            if try filter(to, &f) { deliver(to, f) }
+        }
+    }
+
     /// Moves the clock and ticks both sides.
     mutating func advance(_ ms: EpochMs) {
         now += ms
