@@ -19,8 +19,11 @@ struct ParallelShardTests {
     static let seeds = 20
     static let shards = 8
 
-    /// `ssh [OPTIONS] HOST [--] COMMAND…`, run with /bin/sh in `$FAKE_HOMES/HOST`, its HOME;
-    /// each command is logged, a line each, to `$FAKE_HOMES/ssh.log`.
+    /// `ssh [OPTIONS] HOST [--] COMMAND…`, run with /bin/sh in `$FAKE_HOMES/HOST`, its HOME,
+    /// with the variables sshd sets from the login (HOME, SHELL, USER, LOGNAME): parallel's
+    /// remote worker runs each job with the remote `$SHELL`, and without one it runs nothing and
+    /// reports success (how this test failed on a CI machine whose environment has no SHELL).
+    /// Each command is logged, a line each, to `$FAKE_HOMES/ssh.log`.
     static let fakeSSH = """
         #!/bin/sh
         while [ $# -gt 0 ]; do
@@ -33,7 +36,7 @@ struct ParallelShardTests {
         host=$1; shift
         [ "${1:-}" = -- ] && shift
         echo "$host: $*" >> "$FAKE_HOMES/ssh.log"
-        mkdir -p "$FAKE_HOMES/$host" && cd "$FAKE_HOMES/$host" && HOME="$FAKE_HOMES/$host" exec /bin/sh -c "$*"
+        mkdir -p "$FAKE_HOMES/$host" && cd "$FAKE_HOMES/$host" && HOME="$FAKE_HOMES/$host" SHELL=/bin/sh USER=$host LOGNAME=$host exec /bin/sh -c "$*"
 
         """
 
@@ -50,7 +53,10 @@ struct ParallelShardTests {
         let script = Library.repositoryRoot + "/deploy/parallel/sweep-hosts.sh"
         var env = ToolRun.noEngine
         env["SYNC_SIM"] = executableDirectory() + "/sync-sim"
-        env["PEERLINK_COMMIT"] = nil
+        // Unset (`= nil` would only drop the key, and the variable would be inherited). As on
+        // the CI machine, no SHELL here: the stand-in host must give its own.
+        env["PEERLINK_COMMIT"] = .some(nil)
+        env["SHELL"] = .some(nil)
         env["PARALLEL_SSH"] = dir + "/ssh"
         env["FAKE_HOMES"] = dir + "/hosts"
         // parallel's rsync options without -z: compressing the executable costs a second, for
@@ -62,7 +68,7 @@ struct ParallelShardTests {
         // to the scenario, so the same replay commands).
         let whole = try ToolRun.run("sync-sim", ["sweep", "tiny.scenario", "--seeds", "\(Self.seeds)", "--json", "../whole.json"], in: dir + "/out/stage",
                                     environment: env)
-        #expect(run.status == whole.status, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.status == whole.status, "\(run.stdout)\n\(run.stderr)\njobs: \(readTextFile(dir + "/out/jobs.log") ?? "none")")
         #expect(run.stdout.last == whole.stdout.last && whole.stdout.last == "17 passed, 3 failed", "\(run.stdout.suffix(3)) vs \(whole.stdout.suffix(3))")
         let jobs = readTextFile(dir + "/out/jobs.log")?.split(separator: "\n").dropFirst().map { $0.split(separator: "\t").map(String.init) } ?? []
         #expect(jobs.count == Self.shards, "parallel's job log: \(jobs)")
