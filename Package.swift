@@ -13,10 +13,21 @@ let optimized: [SwiftSetting] = (Context.environment["PEERLINK_ONONE"] == nil ? 
     + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 /// PeerLink: an iPhone app and its Apple Watch companion, simulated on Linux.
-/// Arrows point down only: executables → Simulator → PhoneNode/WatchNode → PeerLink → Shared.
+///
+/// Layers, arrows pointing down only (docs/ARCHITECTURE.md):
+///   executables → NodeMain → PeerLinkScenarios → PhoneNode, WatchNode
+///   PhoneNode, WatchNode → FitnessDomain, CountdownDomain → SVGKit, PeerLinkCore
+///   PeerLinkScenarios → PeerLinkSim, PeerLinkPOSIX → PeerLinkCore → COpenSSL
+/// PeerLinkCore is the protocol: payload, clock, crypto, replication, wire, session, node
+/// engine, all pure. PeerLinkPOSIX runs it on sockets, SQLite and a directory; PeerLinkSim in
+/// one process on a simulated network in virtual time.
 let package = Package(
     name: "PeerLink",
     products: [
+        .library(name: "PeerLinkCore", targets: ["PeerLinkCore"]),
+        .library(name: "PeerLinkPOSIX", targets: ["PeerLinkPOSIX"]),
+        .library(name: "PeerLinkSim", targets: ["PeerLinkSim"]),
+        .library(name: "PeerLinkScenarios", targets: ["PeerLinkScenarios"]),
         .executable(name: "phone-node", targets: ["phone-node"]),
         .executable(name: "watch-node", targets: ["watch-node"]),
         .executable(name: "sync-sim", targets: ["sync-sim"]),
@@ -35,27 +46,39 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
 
-        // MARK: - Libraries
-        .target(name: "Shared", dependencies: ["CSQLite", "COpenSSL"], swiftSettings: optimized),
-        .target(name: "PeerLink", dependencies: ["Shared", "COpenSSL"], swiftSettings: optimized),
-        .target(name: "PhoneNode", dependencies: ["PeerLink", "Shared"], swiftSettings: optimized),
-        .target(name: "WatchNode", dependencies: ["PeerLink", "Shared"], swiftSettings: optimized),
-        .target(name: "Simulator", dependencies: ["PhoneNode", "WatchNode", "PeerLink", "Shared"], swiftSettings: optimized),
-        .target(name: "NodeMain", dependencies: ["PhoneNode", "WatchNode", "PeerLink", "Shared"]),
+        // MARK: - The protocol and its two shells
+        .target(name: "PeerLinkCore", dependencies: ["COpenSSL"], swiftSettings: optimized),
+        .target(name: "PeerLinkPOSIX", dependencies: ["PeerLinkCore", "CSQLite"], swiftSettings: optimized),
+        .target(name: "PeerLinkSim", dependencies: ["PeerLinkCore"], swiftSettings: optimized),
+
+        // MARK: - The two apps: their domains, drawing, then the apps
+        .target(name: "SVGKit", swiftSettings: optimized),
+        .target(name: "FitnessDomain", dependencies: ["PeerLinkCore", "SVGKit"], swiftSettings: optimized),
+        .target(name: "CountdownDomain", dependencies: ["PeerLinkCore"], swiftSettings: optimized),
+        .target(name: "PhoneNode", dependencies: ["PeerLinkCore", "FitnessDomain", "CountdownDomain", "SVGKit"], swiftSettings: optimized),
+        .target(name: "WatchNode", dependencies: ["PeerLinkCore", "FitnessDomain", "CountdownDomain", "SVGKit"], swiftSettings: optimized),
+
+        // MARK: - The scenario runner and the nodes' entry points
+        .target(name: "PeerLinkScenarios", dependencies: ["PhoneNode", "WatchNode", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain", "SVGKit"],
+                swiftSettings: optimized),
+        .target(name: "NodeMain", dependencies: ["PhoneNode", "WatchNode", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain"]),
 
         // MARK: - Executables
         .executableTarget(name: "phone-node", dependencies: ["NodeMain"]),
         .executableTarget(name: "watch-node", dependencies: ["NodeMain"]),
-        .executableTarget(name: "sync-sim", dependencies: ["Simulator", "NodeMain", "PeerLink", "Shared"]),
-        .executableTarget(name: "sync-bench", dependencies: ["Simulator", "NodeMain", "PhoneNode", "WatchNode", "PeerLink", "Shared", "CSQLite"]),
+        .executableTarget(name: "sync-sim", dependencies: ["PeerLinkScenarios", "NodeMain", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore"]),
+        .executableTarget(name: "sync-bench", dependencies: ["PeerLinkScenarios", "NodeMain", "PhoneNode", "WatchNode", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore",
+                                                           "FitnessDomain", "CountdownDomain", "CSQLite"]),
 
         // MARK: - Tests
-        .testTarget(name: "SharedTests", dependencies: ["Shared"]),
-        .testTarget(name: "PeerLinkTests", dependencies: ["PeerLink", "Shared"]),
-        .testTarget(name: "PhoneNodeTests", dependencies: ["PhoneNode", "PeerLink", "Shared"]),
-        .testTarget(name: "WatchNodeTests", dependencies: ["WatchNode", "PeerLink", "Shared"]),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "PhoneNode", "WatchNode", "PeerLink", "Shared"]),
-        .testTarget(name: "SyncTests", dependencies: ["Simulator", "Shared", "phone-node", "watch-node", "sync-sim"]),
+        .testTarget(name: "SharedTests", dependencies: ["PeerLinkCore", "PeerLinkPOSIX", "FitnessDomain", "CountdownDomain", "SVGKit"]),
+        .testTarget(name: "PeerLinkTests", dependencies: ["PeerLinkCore", "PeerLinkPOSIX", "PeerLinkSim", "FitnessDomain", "CountdownDomain"]),
+        .testTarget(name: "PhoneNodeTests", dependencies: ["PhoneNode", "PeerLinkCore", "PeerLinkSim", "FitnessDomain", "CountdownDomain", "SVGKit"]),
+        .testTarget(name: "WatchNodeTests", dependencies: ["WatchNode", "PeerLinkCore", "PeerLinkSim", "FitnessDomain", "CountdownDomain", "SVGKit"]),
+        .testTarget(name: "SimulatorTests", dependencies: ["PeerLinkScenarios", "PhoneNode", "WatchNode", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore",
+                                                           "FitnessDomain", "CountdownDomain", "SVGKit"]),
+        .testTarget(name: "SyncTests", dependencies: ["PeerLinkScenarios", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain",
+                                                      "phone-node", "watch-node", "sync-sim"]),
     ],
     swiftLanguageModes: [.v6]
 )

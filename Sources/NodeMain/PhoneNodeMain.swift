@@ -3,9 +3,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import PeerLink
+import PeerLinkCore
+import PeerLinkPOSIX
 import PhoneNode
-import Shared
 
 /// `phone-node`'s command line, as a function: the `phone-node` executable calls it, and so
 /// does `sync-sim node phone …`, which is how `sync-sim` runs its phone without a separate

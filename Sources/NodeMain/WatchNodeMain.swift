@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import PeerLink
-import Shared
+import PeerLinkCore
+import PeerLinkPOSIX
 import WatchNode
 
 /// Reads a pairing code from `file` (nil: standard input), checks it, and stores its secret

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Texts of the phone node's screens and replies that the shared catalogue does not have.
 /// The seeds give no wording for them; the Japanese follows the seeds' style.

@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// The phone app's command replies and refusals, in ja and en. The seeds give no wording for
 /// them; the Japanese follows the seeds' style and reuses their words (歩数, 消費カロリー, 心拍数,

@@ -1,4 +1,4 @@
-import Shared
+import PeerLinkCore
 
 extension LiveWorkout {
     /// The canonical bytes of `plistValue`, written straight from the fields with the keys in

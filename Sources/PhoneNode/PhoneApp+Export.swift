@@ -1,6 +1,6 @@
 import Foundation
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Where the phone puts an exported file: the share sheet's stand-in.
 ///

@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import CountdownDomain
 
 /// The countdown goals on the phone: the shared `CountdownCommands` controller over the goals
 /// and profile of the replicated state.

@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// The health store: samples in the replicated state (a grow-only set, so the watch's samples
 /// merge idempotently), read authorization, and the step observer's background delivery.

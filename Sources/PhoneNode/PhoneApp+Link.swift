@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// The phone app and WatchConnectivity: the one adapter its effects go through (`perform`),
 /// and the delegate callbacks (the watch's live workout, replies and failures of our

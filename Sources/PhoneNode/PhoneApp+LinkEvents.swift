@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// The phone's WatchConnectivity delegate: the watch's messages (live workout), the
 /// outcomes of our start requests, received workout sample files, failed transfers.

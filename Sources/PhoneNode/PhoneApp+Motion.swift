@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// Run detection from motion activity samples, and the live workout mirrored from the watch.
 ///

@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Local notifications: the Monday 09:00 weekly summary, the run-detection prompt, their
 /// delivery at their time (app timers) and the user's answers.

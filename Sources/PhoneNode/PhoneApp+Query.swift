@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// `query PATH…` (scenario expectations): the values documented in docs/PHONE.md.
 ///

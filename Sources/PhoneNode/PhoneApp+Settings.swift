@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// The settings tab (タブ3): step goal, notification switches, HealthKit connection status and
 /// the export button. The settings are one replicated record; each command writes only its

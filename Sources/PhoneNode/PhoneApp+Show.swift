@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// `show SCREEN`: each screen as readable text (the reply's text) and as JSON (its value).
 /// The same screens back `phone-node show …` on a state directory.

@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// The home-screen widgets: the fitness widgets (small and medium, from the App Group) and the
 /// countdown widget (the top goal), each with WidgetKit's daily reload budget.

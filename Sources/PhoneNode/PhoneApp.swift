@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// The iPhone app of both seeds as a node core: the health store and its screens, widgets,
 /// notifications, run detection, CSV export, and the countdown goals.

@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Something the phone asks the link to do for it: a directive, as data.
 ///

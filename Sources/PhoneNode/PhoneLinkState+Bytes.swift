@@ -1,4 +1,4 @@
-import Shared
+import PeerLinkCore
 
 extension PhoneLinkState {
     /// The canonical bytes of `plistValue`, written straight from the fields with the keys in

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// What the phone app did with WatchConnectivity and what it heard back: counters for
 /// queries and reports, the start requests awaiting the watch's answer, and the last workout

@@ -1,4 +1,6 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// `PhoneState` to and from the property-list values of the node's local table.
 ///

@@ -1,4 +1,6 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// The phone app's own durable state (not replicated): everything it must find again after a
 /// restart that is not in the replicated state. It lives in the node's local table, one key

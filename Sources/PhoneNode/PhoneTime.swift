@@ -1,5 +1,4 @@
-import PeerLink
-import Shared
+import PeerLinkCore
 
 /// Times typed in phone commands: `HH:MM[:SS]` (local wall time on the device's current
 /// day), an ISO date-time with an offset (`2026-06-01T07:00:00+09:00`), or epoch ms.
@@ -14,7 +13,7 @@ enum PhoneTime {
         if let wall = wallTime(word) {
             return calendar.instant(calendar.civilDate(nowMs), hour: wall.hour, minute: wall.minute, second: wall.second)
         }
-        return NodeCommandLine.parseInstant(word)
+        return ISOInstant.parseOrEpochMs(word)
     }
 
     /// `HH:MM` or `HH:MM:SS` as numbers; nil for anything else.

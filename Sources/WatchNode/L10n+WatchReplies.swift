@@ -1,5 +1,4 @@
-import PeerLink
-import Shared
+import PeerLinkCore
 
 /// The watch app's replies and refusals as people read them, in ja and en. The seed gives no
 /// wording for them; the Japanese follows the seed's style and uses its words (開始, 一時停止,

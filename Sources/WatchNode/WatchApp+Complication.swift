@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// The step-gauge complication (seed: 現在の歩数を表示する CircularGauge スタイル): an
 /// `accessoryCircular` `.accessoryCircularCapacity` gauge, value today's steps, maximum the

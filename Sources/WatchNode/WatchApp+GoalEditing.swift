@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import CountdownDomain
 
 /// Editing countdown goals on the watch: the same `CountdownCommands` controller the phone
 /// uses (`goal add|edit|delete|confirm|cancel|move`, `goals`, `profile …`), over the same

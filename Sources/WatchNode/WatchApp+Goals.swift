@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import CountdownDomain
 
 /// Countdown goals on the watch (issue 7, watch side): the top goal and its days left as a
 /// second complication family / Smart Stack entry (`CountdownComplicationEntry`), from the

@@ -1,5 +1,4 @@
-import PeerLink
-import Shared
+import PeerLinkCore
 
 /// Keeping the app alive: presence (foreground, background, wrist down), the workout's
 /// keep-alive and extended runtime sessions, reported to the link as the `AppState` that

@@ -1,5 +1,4 @@
-import PeerLink
-import Shared
+import PeerLinkCore
 
 /// The watch app and WatchConnectivity: live mirroring, the finished workout's file, and what
 /// the link reports back.

@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// What the phone sends the watch app: start requests and complication data (user info or
 /// messages, one shape each), and the settings snapshot (application context).

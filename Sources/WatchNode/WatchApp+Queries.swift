@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// `query PATH…` (scenario expectations) and `show SCREEN` (text for people, JSON as the
 /// reply value). The paths are listed in docs/WATCH.md.

@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// Today's activity (seed: 今日のアクティビティ画面): steps and active-calorie rings against the
 /// goals in the replicated `AppSettings` — the same record the phone reads and writes, so a

@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// Workout recording: the picker, session calls, live samples, and what their effects do.
 extension WatchApp {

@@ -1,5 +1,6 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// The watch app of seed 001 (Apple Watch コンパニオンアプリ) as a node: workout recording
 /// through `WorkoutManager`, crash recovery, keeping the app alive, today's rings, the

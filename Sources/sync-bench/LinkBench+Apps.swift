@@ -1,5 +1,4 @@
-import PeerLink
-import Shared
+import PeerLinkCore
 
 /// The app both benchmark nodes run: it drives a chain of messages, queues user info in
 /// bulk, sends files, answers messages, and counts what arrives.

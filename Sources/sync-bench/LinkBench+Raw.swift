@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import Foundation
-import PeerLink
+import PeerLinkCore
+import PeerLinkPOSIX
 
 /// Raw-socket baselines over loopback, measured in the same run as the link figures.
 enum RawTCPBaseline {

@@ -1,5 +1,4 @@
-import PeerLink
-import Shared
+import PeerLinkCore
 
 /// What sealing costs, for each cipher the Noise handshake can be instantiated with: the
 /// figures that chose the protocol's (docs/BENCHMARKS.md). `SecureChannel` seals a frame and

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import Foundation
-import PeerLink
-import Shared
+import PeerLinkCore
+import PeerLinkPOSIX
 
 /// The `link` suite: PeerLink between a phone and a watch node (each a `NodeProcess` on its
 /// own thread, SQLite stores in temporary directories, loopback TCP), beside raw-socket

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Shared
+import PeerLinkCore
+import PeerLinkPOSIX
 
 /// The merge suite's baselines: the same set sequence without replication.
 extension MergeWorkload {

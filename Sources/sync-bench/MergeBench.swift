@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// The `merge` suite: the replicated state's write and merge speed, its size, and what a
 /// resync after a partition costs, beside a plain dictionary and raw SQLite.

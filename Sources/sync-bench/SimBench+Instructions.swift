@@ -1,7 +1,7 @@
 import Foundation
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkPOSIX
+import PeerLinkScenarios
 
 /// The instruction count of the simulated hour, by callgrind: `sync-bench sim-hour` (this
 /// executable, running only the sim-mode hour) under `valgrind --tool=callgrind` with

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
+import PeerLinkPOSIX
 
 /// The `sim` suite: how fast the scenario runner replays.
 ///

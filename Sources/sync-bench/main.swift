@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import NodeMain
-import PeerLink
-import Shared
+import PeerLinkCore
+import PeerLinkPOSIX
 
 // `sync-bench node phone|watch …`: this executable as a node, for the sim suite's process run.
 if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "node" {

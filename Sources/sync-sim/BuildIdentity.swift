@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PeerLink
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 
 /// The commit a sweep report names (SwiftPM cannot stamp one into the build): the first of
 /// - `PEERLINK_COMMIT` from the environment (CI and images set it: `${{ github.sha }}`, a

@@ -1,9 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkPOSIX
+import CountdownDomain
+import PeerLinkScenarios
 
 let mergeUsage = """
     usage: sync-sim merge SHARD.json… [--json PATH] [--junit PATH] [--html PATH]

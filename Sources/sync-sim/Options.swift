@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkPOSIX
+import PeerLinkScenarios
 
 let defaultScenarioPath = "scenarios/morning-run.scenario"
 

@@ -1,9 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkPOSIX
+import CountdownDomain
+import PeerLinkScenarios
 
 /// `sync-sim sweep FILE …`: runs the seeds, prints a progress bar on a terminal, each failure
 /// with its replay commands, and the summary line; writes the reports asked for (`--json`,

@@ -2,9 +2,9 @@
 import Glibc
 #endif
 import NodeMain
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkPOSIX
+import PeerLinkScenarios
 
 // `sync-sim node phone|watch …` is this executable serving as a node: process mode starts
 // its phone and watch this way, so `swift run sync-sim` needs no other build.

@@ -1,6 +1,6 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkSim
 
 /// User info across link drops, lossy/duplicating/reordering frames and crashes of either
 /// node at random points: every committed transfer is delivered exactly once, in order;

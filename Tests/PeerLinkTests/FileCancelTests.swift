@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 /// `cancel()` of a file transfer once its whole content and hash are on the wire: the
 /// receiver may deliver it before the cancel arrives ("if the data has already been

@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 /// The file checksum as the nodes run it: the engine's sender hash (`fileEnd`) and the
 /// receiver's check of the complete file (`FileChecksum`, called by `NodeEngine` for

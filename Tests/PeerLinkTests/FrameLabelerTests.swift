@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 /// The timeline names each transfer frame after its transfer and marks a second send a retry.
 @Suite("Frame labels in timelines")

@@ -1,6 +1,6 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import CountdownDomain
 
 @Suite("Application context and complication user info")
 struct LinkContextComplicationTests {

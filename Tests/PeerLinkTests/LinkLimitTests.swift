@@ -1,6 +1,6 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkSim
 
 /// The limits an attacker meets, each at its edge, through the engine and the session on the
 /// simulated network (and the session alone where a peer must break the protocol on purpose).
@@ -8,7 +8,7 @@ import Shared
 struct LinkLimitTests {
     /// The first `n` bytes of a well-formed hello record: a handshake that never completes.
     static func partialHello(_ n: Int) -> [UInt8] {
-        let hello = LinkSession.strangerAttempt(ephemeralKey: [UInt8](repeating: 3, count: 32), wrongSecret: [UInt8](repeating: 4, count: 32))
+        let hello = StrangerFrames.attempt(ephemeralKey: [UInt8](repeating: 3, count: 32), wrongSecret: [UInt8](repeating: 4, count: 32))
         return Array(hello.prefix(n))
     }
 

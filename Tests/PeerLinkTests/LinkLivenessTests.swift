@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 @Suite("Liveness, activation and pending content")
 struct LinkLivenessTests {

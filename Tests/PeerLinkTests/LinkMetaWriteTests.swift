@@ -1,5 +1,4 @@
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 import Testing
 
 /// The link's metadata row is written again after every change the session makes; one event's

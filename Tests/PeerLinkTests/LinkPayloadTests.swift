@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 @Suite("Payload rules")
 struct LinkPayloadTests {

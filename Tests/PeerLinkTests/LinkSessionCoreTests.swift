@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 @Suite("Link session core")
 struct LinkSessionCoreTests {

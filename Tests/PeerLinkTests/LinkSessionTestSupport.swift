@@ -1,5 +1,4 @@
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 /// Two sessions wired back to back without sockets: frames are passed by hand, persists are
 /// applied to in-memory stores, file operations to in-memory file storages (as the engine

@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 /// `sendMessage(_:reply:error:)`: Apple's handler form. Exactly one handler runs, in a later
 /// event, and the app's delegate (`onLinkEvent`) does not also get the outcome.

@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 /// The Noise handshake and its primitives against published vectors: if these hold, a peer
 /// built on any conforming Noise library interoperates with PeerLink's handshake.

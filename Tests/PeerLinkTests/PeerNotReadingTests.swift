@@ -3,8 +3,8 @@ import Glibc
 #endif
 import Foundation
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkPOSIX
 
 /// A peer written in the test from docs/PROTOCOL.md — it does the handshake and seals its
 /// frames itself over a plain socket, so it knows its keys — against a real phone node.

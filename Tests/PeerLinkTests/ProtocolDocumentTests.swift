@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkPOSIX
+@testable import FitnessDomain
+@testable import CountdownDomain
 
 /// The test vectors of docs/PROTOCOL.md § 13, read from the document itself and checked
 /// against the production code: the sessions' handshake through the engine's wire, sealing,

@@ -1,5 +1,6 @@
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
+@testable import CountdownDomain
 import Testing
 
 /// A trivial app: commands write records, so the tests can drive both engines.

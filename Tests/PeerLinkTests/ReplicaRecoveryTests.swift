@@ -2,8 +2,10 @@
 import Glibc
 #endif
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkPOSIX
+@testable import FitnessDomain
+@testable import CountdownDomain
 
 /// The seed's requirement 5.2 end to end: the watch's SQLite store is damaged by random
 /// bytes; on the next launch it is quarantined, the node starts empty and logs an error, and

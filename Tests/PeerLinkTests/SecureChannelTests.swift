@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 /// The sealed record layer alone: two ends of one connection with the keys of a real
 /// handshake, and every way a relay can change what crosses.

@@ -1,5 +1,5 @@
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkSim
 
 /// A test app: records link events, answers messages, and keeps a durable log of the user
 /// info it received (committed with the session's receive log, so it survives crashes).

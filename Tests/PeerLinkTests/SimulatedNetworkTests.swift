@@ -1,6 +1,6 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkSim
 
 @Suite("Simulated network")
 struct SimulatedNetworkTests {

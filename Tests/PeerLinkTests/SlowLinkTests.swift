@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 /// A slow link is slow, not lost: a peer whose frame takes longer than the silence timeout to
 /// cross is still heard (its bytes arrive), and nothing is resent while the first copy is

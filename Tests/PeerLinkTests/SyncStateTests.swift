@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 /// `query sync-state`: what each node reports for the convergence check, through the
 /// engine's real paths (contexts, complication, files, outstanding transfers).

@@ -3,8 +3,9 @@ import Glibc
 #endif
 import Foundation
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkPOSIX
+@testable import PeerLinkSim
 
 /// The TCP shell over real loopback sockets: two nodes on threads of this process, each a
 /// `NodeProcess` with a virtual clock, driven through control pipes.
@@ -134,7 +135,7 @@ struct TCPShellTests {
         #expect(try phone.call("ctx secret-goal 12000").ok)
         #expect(try phone.call("send 3").ok)
         // A stranger that tries the handshake with a made-up secret, then sends a made-up sealed record.
-        let attempt = LinkSession.strangerAttempt(ephemeralKey: [UInt8](repeating: 3, count: 32), wrongSecret: [UInt8](repeating: 4, count: 32))
+        let attempt = StrangerFrames.attempt(ephemeralKey: [UInt8](repeating: 3, count: 32), wrongSecret: [UInt8](repeating: 4, count: 32))
         let raw = try Self.rawExchange(port: phone.listeningPort!, send: attempt)
         #expect(raw.closed)
         var d = RecordDecoder()

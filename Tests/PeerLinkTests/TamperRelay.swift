@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import Foundation
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkPOSIX
 import Synchronization
 
 /// An attacker between the watch and the phone over real loopback sockets: it accepts the

@@ -1,6 +1,5 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
 
 /// A relay on the simulated link tampering with what the two genuine nodes send: each
 /// change is detected, the connection closed with a logged reason, nothing of the bad

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import Foundation
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkPOSIX
 import Synchronization
 
 /// The tamper cases over real loopback sockets: the watch's connection goes through

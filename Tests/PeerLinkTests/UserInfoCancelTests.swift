@@ -1,6 +1,6 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkSim
 
 /// `cancel()` of a user-info transfer whose frame is already on the wire: Apple's rule is
 /// "if the data has already been transferred, calling this method has no effect". So the

@@ -1,6 +1,6 @@
 import Testing
-@testable import PeerLink
-import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkSim
 
 /// A seeded fuzz run through the engine's production path: strangers sending mutated and
 /// random records before any key, and a relay sending mutated, replayed, reordered and
@@ -94,7 +94,7 @@ struct WireFuzzTests {
             switch round % 5 {
             case 0: bytes = Array(junk(rng.next(in: 1...60)))
             case 1:  // a hello under another key, perhaps mutated
-                bytes = LinkSession.strangerAttempt(ephemeralKey: p.key(), wrongSecret: rng.next(in: 0...1) == 0 ? wrongKey : Self.psk)
+                bytes = StrangerFrames.attempt(ephemeralKey: p.key(), wrongSecret: rng.next(in: 0...1) == 0 ? wrongKey : Self.psk)
                 for _ in 0..<rng.next(in: 0...2) { bytes[rng.next(in: 0...(bytes.count - 1))] ^= UInt8(1 << rng.next(in: 0...7)) }
             case 2:  // a record header of any type and length, and a body of noise
                 bytes = [0x50, 0x4C, UInt8(rng.next(in: 1...3)), UInt8(rng.next(in: 0...255)), UInt8(rng.next(in: 0...255)), UInt8(rng.next(in: 0...255))] + junk(rng.next(in: 0...80))

@@ -1,6 +1,5 @@
-import PeerLink
+import PeerLinkCore
 import PhoneNode
-import Shared
 import Testing
 
 /// After a store reset the phone cannot know which goal ids the watch holds: goals created

@@ -1,6 +1,6 @@
-import PeerLink
+import PeerLinkCore
+import CountdownDomain
 import PhoneNode
-import Shared
 import Testing
 
 @Suite("Phone countdown goals")

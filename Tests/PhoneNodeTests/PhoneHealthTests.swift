@@ -1,6 +1,6 @@
-import PeerLink
+import PeerLinkCore
+import FitnessDomain
 import PhoneNode
-import Shared
 import Testing
 
 @Suite("Phone health store")

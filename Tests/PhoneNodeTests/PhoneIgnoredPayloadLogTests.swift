@@ -1,6 +1,5 @@
-import PeerLink
+import PeerLinkCore
 import PhoneNode
-import Shared
 import Testing
 
 /// What the phone logs of watch traffic it does not understand: a bounded summary (size and

@@ -1,6 +1,7 @@
-import PeerLink
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 import PhoneNode
-import Shared
 import Testing
 
 /// A stand-in for the watch app, so the phone's tests can receive what a watch syncs and

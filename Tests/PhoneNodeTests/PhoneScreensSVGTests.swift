@@ -2,9 +2,9 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import PeerLink
+import PeerLinkCore
+import FitnessDomain
 import PhoneNode
-import Shared
 import Testing
 
 /// The phone's drawn screens (`show SCREEN --svg`): every screen in both languages, from the

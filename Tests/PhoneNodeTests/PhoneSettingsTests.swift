@@ -1,6 +1,5 @@
-import PeerLink
+import PeerLinkCore
 import PhoneNode
-import Shared
 import Testing
 
 @Suite("Phone settings and sync")

@@ -1,6 +1,6 @@
-import PeerLink
+import PeerLinkCore
+import PeerLinkSim
 import PhoneNode
-import Shared
 import Testing
 
 /// The phone app and the stub watch on the simulated network: a virtual clock, a seeded

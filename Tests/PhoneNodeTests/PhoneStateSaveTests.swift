@@ -1,6 +1,5 @@
-import PeerLink
+import PeerLinkCore
 @testable import PhoneNode
-import Shared
 import Testing
 
 /// `save` rewrites only the parts that changed since the last save; after every event the

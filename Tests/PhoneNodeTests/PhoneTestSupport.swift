@@ -1,6 +1,5 @@
-import PeerLink
+import PeerLinkCore
 import PhoneNode
-import Shared
 import Testing
 
 /// A phone node driven by hand: a `NodeEngine` over a `MemoryStore`, a virtual clock that

@@ -1,6 +1,5 @@
-import PeerLink
+import PeerLinkCore
 import PhoneNode
-import Shared
 import Testing
 
 /// A widget tap opens the app with the entry's deep link, and the app shows that screen.

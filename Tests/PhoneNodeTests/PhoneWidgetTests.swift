@@ -1,6 +1,7 @@
-import PeerLink
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 import PhoneNode
-import Shared
 import Testing
 
 @Suite("Phone widgets")

@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 /// The 30-day export, byte for byte, and the RFC 4180 writer.
 @Suite struct CSVExportTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
 
 /// `encodedSize` counts the canonical form without building it, and `utf8Less` compares keys
 /// with memcmp; both must agree with the slow forms exactly, or payload limits would accept

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import CountdownDomain
 import Testing
 
 /// Day arithmetic: month ends, leap years, DST days and time zones.

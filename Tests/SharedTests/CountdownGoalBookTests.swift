@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import CountdownDomain
 import Testing
 
 /// Goal and profile records, list order, create/edit validation, moves and deletion.

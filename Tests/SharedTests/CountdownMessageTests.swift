@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import CountdownDomain
 import Testing
 
 /// Statuses, their rule for a count of 0, and every text in both languages.

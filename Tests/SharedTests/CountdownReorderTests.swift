@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import CountdownDomain
 import Testing
 
 /// Moving goals, alone and on two replicas at once, merging each goal's priority as a

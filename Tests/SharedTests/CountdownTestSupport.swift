@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import CountdownDomain
 import Testing
 
 /// Helpers shared by the countdown tests: fixed instants, zones and goals.

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import CountdownDomain
 import Testing
 
 /// The home-screen widget, its reload at local midnight, deep links and the watch entry.

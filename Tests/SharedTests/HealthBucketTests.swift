@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 /// Daily buckets from local midnight and weekly buckets from Monday, across DST; heart rate.
 @Suite struct HealthBucketTests {

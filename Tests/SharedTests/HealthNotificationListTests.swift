@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 /// The 64-pending limit (iOS keeps the soonest 64), replacement by id, delivery and settings.
 @Suite struct HealthNotificationListTests {

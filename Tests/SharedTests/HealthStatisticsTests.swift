@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 /// The source-merge rule of cumulative statistics, checked against hand-computed sums.
 @Suite struct HealthStatisticsTests {

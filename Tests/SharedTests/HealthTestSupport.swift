@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Shared fixtures for the fitness calculation tests: calendars, UTC instants, sample builders
 /// and a seeded generator.

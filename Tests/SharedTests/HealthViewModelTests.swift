@@ -1,5 +1,7 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
+@testable import CountdownDomain
 
 /// Dashboard and history as data: placeholders for denied or empty types, never 0.
 @Suite struct HealthViewModelTests {

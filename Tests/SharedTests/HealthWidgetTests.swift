@@ -1,5 +1,7 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
+@testable import CountdownDomain
 
 /// Widget entries, the 15-minute policy and the daily reload budget at its edge.
 @Suite struct HealthWidgetTests {

@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 @Suite("Hybrid logical clock")
 struct HybridLogicalClockTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import CountdownDomain
 
 /// The remembered local day must answer exactly what the calendar would, and notice when the
 /// day, the zone or the clock direction makes it stale.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
 
 /// `LocalValues`: values stored as canonical bytes read back as the values they encode.
 @Suite("Local values")

@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 /// Merge laws on random deltas: commutative, associative, idempotent; and the rules that
 /// make them hold (equal stamps, delete wins, grow-only samples).

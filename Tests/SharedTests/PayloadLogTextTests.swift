@@ -1,4 +1,4 @@
-import Shared
+import PeerLinkCore
 import Testing
 
 /// How a peer's payload appears in a log line: bounded, one line, deterministic.

@@ -1,4 +1,4 @@
-@testable import Shared
+@testable import PeerLinkCore
 
 /// One direction of a user-info channel over a faulty transport: what PeerLink's
 /// `transferUserInfo` does, in miniature. The sender keeps every part until acknowledged and

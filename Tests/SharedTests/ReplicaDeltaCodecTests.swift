@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 @Suite("Replica delta codec")
 struct ReplicaDeltaCodecTests {

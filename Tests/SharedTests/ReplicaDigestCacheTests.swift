@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 /// `cachedDigestHex` answers what `digestHex` would, after every kind of change.
 @Suite("Replica digest cache")

@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 /// Graves (collected deletes) are bounded: 90 days from the delete, and at most 10,000.
 @Suite("Replica graves are bounded")

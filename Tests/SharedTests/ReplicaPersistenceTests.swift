@@ -2,7 +2,10 @@
 import Glibc
 #endif
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import PeerLinkPOSIX
+@testable import FitnessDomain
+@testable import CountdownDomain
 
 /// The replicated state in the node's store: rows round trip, idle nodes write nothing, the
 /// SQLite file is in WAL mode and old schema versions are migrated forward.

@@ -1,5 +1,7 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
+@testable import CountdownDomain
 
 /// Everything the issue lists as replicated can be written on one device and read, typed,
 /// on the other; records two devices edit merge per field.

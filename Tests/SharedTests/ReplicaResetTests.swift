@@ -1,5 +1,7 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
+@testable import CountdownDomain
 
 /// A store found corrupt starts empty with a new incarnation; the next sync restores
 /// everything the peer holds, including what the reset replica had written itself.

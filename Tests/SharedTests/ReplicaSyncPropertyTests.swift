@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import CountdownDomain
 
 /// Seeded property tests: random writes on two replicas, a lossy, duplicating, reordering
 /// transport under a FIFO exactly-once channel, partitions and clock faults; after healing,

@@ -1,4 +1,6 @@
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
+@testable import CountdownDomain
 
 /// ReplicaSplitMix64: the seeded generator of the replication tests.
 struct ReplicaSplitMix64: RandomNumberGenerator {

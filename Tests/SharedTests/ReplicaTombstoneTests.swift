@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import CountdownDomain
 
 /// Deletes: tombstones are collected once the peer acknowledged them, and nothing brings a
 /// deleted record back, however long a device was offline.

@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 /// "Started running": three consecutive medium/high running samples, never while driving.
 @Suite struct RunDetectionTests {

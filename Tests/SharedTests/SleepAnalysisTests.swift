@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 /// Last night's window, the union of sources, stage attribution and the score.
 @Suite struct SleepAnalysisTests {

@@ -1,5 +1,6 @@
 import Testing
-@testable import Shared
+@testable import PeerLinkCore
+@testable import FitnessDomain
 
 /// Monday 09:00 in the current zone, the summarized week, across DST and a flight.
 @Suite struct WeeklySummaryTests {

@@ -1,7 +1,6 @@
 import Testing
-import PeerLink
-import Shared
-@testable import Simulator
+import PeerLinkCore
+@testable import PeerLinkScenarios
 
 /// `expect always`: expectations no fault can change, which sweeps keep and check once the
 /// nodes have recovered.

@@ -1,7 +1,6 @@
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 
 /// `expect converged` compares every part both nodes must agree on and names the one that differs.
 @Suite("Convergence check, part by part")

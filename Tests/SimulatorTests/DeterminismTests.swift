@@ -1,7 +1,6 @@
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 
 /// The same scenario and seed give the same trace, byte for byte, in sim mode.
 @Suite("Sim mode is deterministic")

@@ -1,7 +1,6 @@
 import Foundation
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 import Testing
 
 /// The recorded run and the report's page, without a browser (`ReportBrowserTests` opens it).

@@ -1,7 +1,6 @@
-import PeerLink
+import PeerLinkCore
 import PhoneNode
-import Shared
-import Simulator
+import PeerLinkScenarios
 import Testing
 import WatchNode
 

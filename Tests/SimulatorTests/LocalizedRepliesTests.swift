@@ -1,6 +1,5 @@
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 import Testing
 
 /// Every reply and refusal of both apps and of the engine's commands is in the device's

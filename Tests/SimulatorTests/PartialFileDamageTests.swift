@@ -1,7 +1,6 @@
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 
 /// `damage-partial-file`: bytes of a receiver's committed partial file change while it is down.
 @Suite("Damage to a partial file")

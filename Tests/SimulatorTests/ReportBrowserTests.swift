@@ -1,7 +1,7 @@
 import Foundation
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import CountdownDomain
+import PeerLinkScenarios
 import Testing
 
 /// The HTML report as a browser shows it: a recorded sim-mode run written with the report's

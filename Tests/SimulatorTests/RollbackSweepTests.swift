@@ -1,7 +1,6 @@
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 
 /// Store rollbacks (the last commits lost, as when a write-ahead log loses its tail), found by
 /// sweeps: a rolled-back node notices at the next handshake that its peer holds more of its

@@ -3,8 +3,8 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 
 /// `sync-sim FILE… --junit PATH` (plain runs), read back by an XML parser as a CI server reads it.
 @Suite struct RunJUnitReportTests {

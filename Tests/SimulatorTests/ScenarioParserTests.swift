@@ -1,7 +1,6 @@
 import Testing
-import PeerLink
-import Shared
-@testable import Simulator
+import PeerLinkCore
+@testable import PeerLinkScenarios
 
 /// The scenario language (docs/SCENARIOS.md): what each line becomes, and where an error
 /// points (`file:line:col: error: …`).

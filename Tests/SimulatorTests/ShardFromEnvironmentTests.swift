@@ -1,6 +1,6 @@
 import Testing
-import PeerLink
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 
 /// `--shard auto`: the shard from the variables each engine sets, and a clear line when
 /// they are missing, wrong or contradict each other.

@@ -1,7 +1,7 @@
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import CountdownDomain
+import PeerLinkScenarios
 
 /// `sync-sim merge`'s core: shards of one sweep make the report of the whole range; shards
 /// that cannot be one sweep are refused with a line naming the files and seeds at fault.

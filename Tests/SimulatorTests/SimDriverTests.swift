@@ -1,7 +1,8 @@
 import Testing
-import PeerLink
-import Shared
-@testable import Simulator
+import PeerLinkCore
+import PeerLinkSim
+import CountdownDomain
+@testable import PeerLinkScenarios
 
 /// The sim driver on small scenarios written here: one test per step kind.
 @Suite("Sim mode: every step kind on the simulated network")

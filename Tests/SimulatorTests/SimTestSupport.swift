@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 
 /// Helpers for sim-mode tests: scenarios written in the test, run on a fresh `SimDriver`.
 enum SimTest {

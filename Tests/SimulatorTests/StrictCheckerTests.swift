@@ -1,7 +1,7 @@
 import Testing
-@testable import PeerLink
-import Shared
-@testable import Simulator
+@testable import PeerLinkCore
+@testable import FitnessDomain
+@testable import PeerLinkScenarios
 
 /// The strict checkers: durable counters and receive logs only go forward, unless the run
 /// damaged that node's store, and then only back to what the damage explains.

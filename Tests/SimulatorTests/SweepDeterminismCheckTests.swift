@@ -1,7 +1,6 @@
 import Testing
-import PeerLink
-import Shared
-@testable import Simulator
+import PeerLinkCore
+@testable import PeerLinkScenarios
 
 /// `sync-sim sweep … --check-determinism`: each seed runs twice with its trace recorded; a
 /// seed whose two runs differ fails, with a line naming it and both trace hashes.

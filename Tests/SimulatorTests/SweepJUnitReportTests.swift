@@ -3,9 +3,8 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 
 /// `--junit PATH` of sweeps and merges, read back by an XML parser (libxml2 through
 /// FoundationXML), as a CI server reads it.

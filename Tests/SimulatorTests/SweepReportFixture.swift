@@ -1,6 +1,5 @@
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 
 /// Tests/Fixtures/sweep-fixture.scenario: cheap to sweep, and seeds 6 and 11 of 1…16 fail
 /// (its comment says why), so reports hold passes and failures.

@@ -1,7 +1,7 @@
 import Testing
-import PeerLink
-import Shared
-@testable import Simulator
+import PeerLinkCore
+import CountdownDomain
+@testable import PeerLinkScenarios
 
 /// Sweep reports (`sync-sim sweep … --json PATH`): what they hold, that they read back as
 /// written, that two runs of the same seeds give the same bytes but for timing, and that a

@@ -1,7 +1,6 @@
 import Testing
-import PeerLink
-import Shared
-@testable import Simulator
+import PeerLinkCore
+@testable import PeerLinkScenarios
 
 /// Seed sweeps: schedules drawn per seed, their syntax, shards, the shrinker, and runs.
 @Suite("Sweeps: random fault schedules, shrinking, shards")

@@ -1,7 +1,7 @@
 import Testing
-@testable import PeerLink
-import Shared
-@testable import Simulator
+@testable import PeerLinkCore
+@testable import CountdownDomain
+@testable import PeerLinkScenarios
 
 /// The ledger's rules on their own: what counts as a duplicate, a loss, an erased delivery.
 @Suite("Transfer ledger rules")

@@ -1,7 +1,7 @@
 import Testing
-@testable import PeerLink
-import Shared
-@testable import Simulator
+@testable import PeerLinkCore
+@testable import CountdownDomain
+@testable import PeerLinkScenarios
 
 /// Workloads: the operations, their text, the generators and the sweep's handling of them.
 @Suite("Workloads: operations, generators, shrinking and replay")

@@ -1,6 +1,5 @@
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 import Testing
 
 /// The screens of a watch workout agree with what the session does, on both devices: the

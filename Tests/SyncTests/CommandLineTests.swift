@@ -2,9 +2,9 @@
 import Glibc
 #endif
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkPOSIX
+import PeerLinkScenarios
 
 /// The executables as a careless newcomer meets them: the quick start from anywhere, bad usage
 /// (exit 2 and a one-line reason that names the user's thing), one node per state directory.

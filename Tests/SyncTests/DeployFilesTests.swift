@@ -3,9 +3,9 @@ import Glibc
 #endif
 import Foundation
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkPOSIX
+import PeerLinkScenarios
 
 /// The engines' files in deploy/ hold the fields each engine needs, and the command lines in
 /// them run with this sync-sim as they are written: the sweeps (with `--dry-run` added, and

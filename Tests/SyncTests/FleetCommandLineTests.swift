@@ -2,9 +2,9 @@
 import Glibc
 #endif
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
+import PeerLinkPOSIX
 
 /// `sync-sim sweep … --json/--junit/--shard auto/--check-determinism/--dry-run` and
 /// `sync-sim merge`, as a fleet's jobs run them: the files they write, the lines they print,

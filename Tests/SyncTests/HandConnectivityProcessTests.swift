@@ -1,5 +1,5 @@
-import PeerLink
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 import Testing
 
 /// The built `phone-node` and `watch-node` on the wall clock, paired over TCP, typed at as a

@@ -1,5 +1,5 @@
 import Testing
-import Simulator
+import PeerLinkScenarios
 
 /// Runs the built `phone-node` and `watch-node` (next to the test bundle) on the morning run.
 @Suite("Process mode: real nodes over TCP")

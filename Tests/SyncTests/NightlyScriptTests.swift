@@ -2,9 +2,9 @@
 import Glibc
 #endif
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
+import PeerLinkPOSIX
 
 /// deploy/k8s/nightly.sh, run as documented from the checkout's root, against a stand-in for
 /// kubectl that keeps the manifests applied and answers the script's questions: its usage, the

@@ -2,9 +2,9 @@
 import Glibc
 #endif
 import Testing
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
+import PeerLinkPOSIX
 
 /// The shard → merge path end to end: deploy/parallel/sweep-hosts.sh runs eight shards through
 /// GNU parallel on two hosts, this machine (sshlogin `:`) and `h1`, reached through a stand-in

@@ -1,7 +1,6 @@
 import Foundation
-import PeerLink
-import Shared
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
 import Testing
 
 /// The report's recording in process mode: running `phone-node` and `watch-node` answer

@@ -1,5 +1,5 @@
 import Testing
-import Simulator
+import PeerLinkScenarios
 
 /// Every scenario of the library, in both modes: one test case per scenario and mode, with
 /// the scenario's report in the failure message.

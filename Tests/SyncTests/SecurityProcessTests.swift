@@ -3,9 +3,10 @@ import Glibc
 #endif
 import Foundation
 import Testing
-@testable import PeerLink
-import Shared
-@testable import Simulator
+@testable import PeerLinkCore
+@testable import PeerLinkPOSIX
+@testable import PeerLinkSim
+@testable import PeerLinkScenarios
 
 /// The built `phone-node` and `watch-node` as separate processes, as a person (or an
 /// attacker on the same machine) meets them: pairing through standard input, secrets kept
@@ -168,7 +169,7 @@ struct SecurityProcessTests {
         try Self.waitFor(watch, "query link reachable", "ok true", tag: &wt)
         let baseline = Self.memoryKiB(phone.pid)
 
-        let stranger = LinkSession.strangerAttempt(ephemeralKey: [UInt8](repeating: 5, count: 32), wrongSecret: [UInt8](repeating: 6, count: 32))
+        let stranger = StrangerFrames.attempt(ephemeralKey: [UInt8](repeating: 5, count: 32), wrongSecret: [UInt8](repeating: 6, count: 32))
         let announcements: [[UInt8]] = [
             [0x50, 0x4C, 1, 0x10, 0x00, 0x10, 0x00, 0x00] + [UInt8](repeating: 0xAB, count: 4_000),  // protocol 1: a 1 MiB user info
             [0x50, 0x4C, 2, RecordType.hello.rawValue, 0xFF, 0xFF] + [UInt8](repeating: 0xAB, count: 4_000),

@@ -1,5 +1,5 @@
 import Testing
-import Simulator
+import PeerLinkScenarios
 
 /// The CI sweep: every scenario of the library under random fault schedules (sim mode), every
 /// fault class on (store damage included: one damaged store per seed, see

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Simulator
+import PeerLinkScenarios
 
 /// The scenario library, as the SyncTests read it.
 enum Library {

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 import Testing
-import PeerLink
-import Simulator
+import PeerLinkCore
+import PeerLinkScenarios
+import PeerLinkPOSIX
 
 /// One run of a built executable (next to the test bundle) to its end: what a person at a
 /// terminal would see of it.

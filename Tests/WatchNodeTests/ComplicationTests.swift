@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import CountdownDomain
 import Testing
 
 @testable import WatchNode

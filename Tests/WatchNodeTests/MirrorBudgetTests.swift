@@ -1,4 +1,4 @@
-import Shared
+import PeerLinkCore
 import Testing
 
 @testable import WatchNode

@@ -1,5 +1,7 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import PeerLinkSim
+import FitnessDomain
+import CountdownDomain
 import Testing
 
 @testable import WatchNode

@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import CountdownDomain
 import Testing
 
 @testable import WatchNode

@@ -1,5 +1,4 @@
-import PeerLink
-import Shared
+import PeerLinkCore
 import Testing
 
 @testable import WatchNode

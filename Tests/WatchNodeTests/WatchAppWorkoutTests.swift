@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import FitnessDomain
 import Testing
 
 @testable import WatchNode

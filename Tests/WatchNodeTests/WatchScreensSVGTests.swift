@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import PeerLink
-import Shared
+import PeerLinkCore
+import SVGKit
 import Testing
 
 @testable import WatchNode

@@ -1,4 +1,6 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import SVGKit
 
 /// The dashboard tab drawn (seed 001, タブ1): today's steps as a large number with its ring,
 /// the calorie ring, the latest heart rate over a line chart of the past 24 hours, and last

@@ -1,4 +1,6 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import SVGKit
 
 /// The history tab drawn (seed 001, タブ2): the 週間/月間 segmented control, the step trend
 /// as daily bars with the goal as a dashed line, and the daily detail list (newest first).

@@ -1,5 +1,5 @@
-import PeerLink
-import Shared
+import PeerLinkCore
+import CountdownDomain
 
 /// `show SCREEN --svg`: the phone's screens drawn, from the same view models as the text
 /// screens (`show SCREEN`). Read-only: it is answered through `NodeApp.readOnlyReply`, so a

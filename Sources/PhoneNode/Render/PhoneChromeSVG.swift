@@ -1,4 +1,6 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import SVGKit
 
 /// The parts every phone screen shares: the dark 390 × 844 screen, the status bar's clock,
 /// the large title, cards, and the tab bar of the three tabs (ダッシュボード, 履歴, 設定).

@@ -1,4 +1,7 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
+import SVGKit
 
 /// The settings tab drawn (seed 001, タブ3): 歩数目標の変更, 通知の ON/OFF (and the weekly
 /// summary and run-detection switches), HealthKit 連携状態の確認 per data type, and the

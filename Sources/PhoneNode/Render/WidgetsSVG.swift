@@ -1,4 +1,7 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
+import SVGKit
 
 /// The home-screen widgets drawn at WidgetKit's sizes on a 390-point iPhone: small 170 × 170
 /// (today's steps and the ring), medium 364 × 170 (steps, calories and heart rate side by

@@ -1,4 +1,6 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// The workout-type picker turned by the Digital Crown (seed: Digital Crown でワークアウト種類を
 /// スクロール選択), with the indoor/outdoor choice.

@@ -1,4 +1,6 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// One ring: a value against a goal.
 public struct ActivityRing: Sendable, Hashable {

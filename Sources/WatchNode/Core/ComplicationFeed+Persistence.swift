@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import CountdownDomain
 
 /// The feed's durable form, so a restarted watch app neither forgets what the face shows nor
 /// gets a fresh reload budget (a crash loop must not reload the complication without bound).

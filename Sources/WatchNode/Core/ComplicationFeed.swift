@@ -1,4 +1,6 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// One timeline entry of the complication: what it shows from `dateMs` on.
 public struct ComplicationEntry: Sendable, Hashable {

@@ -1,4 +1,6 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// The watch complication (seed: 現在の歩数を表示する CircularGauge スタイル): an
 /// `accessoryCircular` widget with an `.accessoryCircularCapacity` gauge of today's steps

@@ -1,4 +1,4 @@
-import Shared
+import PeerLinkCore
 
 /// The kinds of WKExtendedRuntimeSession, with their time limits.
 public enum ExtendedRuntimeKind: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// The HKLiveWorkoutBuilder model: collects heart rate (discrete) and active energy
 /// (cumulative) between `beginCollection(at:)` and `endCollection(at:)`, keeps pause and

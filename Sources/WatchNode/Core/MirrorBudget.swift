@@ -1,4 +1,4 @@
-import Shared
+import PeerLinkCore
 
 /// The rate limit on mirroring live workout data to the phone
 /// (`sendToRemoteWorkoutSession`: 100 KB per 10 s).

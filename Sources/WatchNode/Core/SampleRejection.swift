@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// The bounds a live sample must respect to be collected.
 public enum SampleLimits {

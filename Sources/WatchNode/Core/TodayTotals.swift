@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Today's activity totals on the watch: steps and active energy for one local day, merged
 /// across the phone's and the watch's samples the way HealthKit's statistics merge them

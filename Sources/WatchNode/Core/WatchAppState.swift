@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Where the watch app is, as the user sees it.
 public enum WatchAppPresence: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,4 @@
-import Shared
+import PeerLinkCore
 
 /// The words of the watch's control-channel commands that are not plain numbers: durations,
 /// extended-runtime kinds and app presences. Pure parsing, shared by the app and its tests.

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Locale-independent number and duration formatting for the watch's text renderings.
 ///

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// What the watch app asks the link to do beyond the replicated state: the WatchConnectivity
 /// calls it would make. The app produces these as data; one adapter

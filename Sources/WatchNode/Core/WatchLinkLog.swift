@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import CountdownDomain
 
 /// What the watch app has asked of the link so far: counters for queries and reports, and the
 /// latest effects for tests. Bounded: only the last `maxRecent` summaries are kept.

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// What the workout manager asks its shell to do or tell, in order.
 ///

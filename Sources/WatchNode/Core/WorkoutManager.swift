@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// The watch's workout manager (the seed's `WorkoutManager`): owns at most one active
 /// session and its live builder, keeps them in step, and says what to do as effects.

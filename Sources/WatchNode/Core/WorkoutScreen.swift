@@ -1,4 +1,6 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
 
 /// The workout recording screen (seed: ワークアウト記録画面): live heart rate, calories and
 /// elapsed time, the activity, and the buttons the current state offers.

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// What a workout is: its activity type and location (HKWorkoutConfiguration).
 public struct WorkoutConfiguration: Sendable, Hashable {

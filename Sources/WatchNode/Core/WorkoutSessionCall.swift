@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// One call on a workout session, with the time it happens (prepare takes none).
 public enum WorkoutSessionCall: Sendable, Hashable {

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Property-list layout of `WorkoutSnapshot` (version 1), a dictionary:
 ///

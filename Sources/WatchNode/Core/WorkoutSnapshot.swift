@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// A compact, persistable picture of the active workout session and its builder, from which
 /// `WorkoutManager.recover(from:at:)` restores both after a crash

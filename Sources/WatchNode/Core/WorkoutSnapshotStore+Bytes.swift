@@ -1,4 +1,4 @@
-import Shared
+import PeerLinkCore
 
 /// The canonical bytes of the head and of a sample chunk, written straight from the snapshot's
 /// fields: both are stored after every sample, and walking, sorting and encoding the values

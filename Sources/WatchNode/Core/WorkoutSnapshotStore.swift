@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Keeps a `WorkoutSnapshot` in an app's durable key-value values (`NodeContext.setLocal`) as
 /// a **head** and fixed-size **sample chunks**, so that persisting after every sample rewrites

@@ -1,4 +1,5 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
 
 /// Statistics of a discrete quantity (heart rate): most recent, average, minimum, maximum.
 ///

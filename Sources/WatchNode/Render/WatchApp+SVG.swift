@@ -1,5 +1,4 @@
-import PeerLink
-import Shared
+import PeerLinkCore
 
 /// `show SCREEN --svg`: the watch's screens drawn from the view models of its text screens.
 /// Read-only (`NodeApp.readOnlyReply`): asking changes nothing.

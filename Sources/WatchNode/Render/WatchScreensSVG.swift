@@ -1,4 +1,7 @@
-import Shared
+import PeerLinkCore
+import FitnessDomain
+import CountdownDomain
+import SVGKit
 
 /// The watch's screens drawn on a 45 mm Apple Watch (198 × 242 points), dark: the workout
 /// screen (seed 001: ワークアウト記録画面 — heart rate, calories, elapsed time, the

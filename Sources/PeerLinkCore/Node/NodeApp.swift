@@ -1,0 +1,104 @@
+
+/// A command given to a node: a scenario step, a conductor request, or a line typed by hand.
+public struct NodeCommand: Sendable, Equatable {
+    /// The words of the line (split on spaces; double quotes group words).
+    public var words: [String]
+    /// The line as given.
+    public var raw: String
+
+    public init(words: [String], raw: String) {
+        self.words = words
+        self.raw = raw
+    }
+
+    /// Splits `line` into words; `"a b"` is one word, and inside quotes `\"` is a quote and
+    /// `\\` a backslash (so JSON with escaped quotes passes whole). Nil when a quote is not closed.
+    public init?(line: String) {
+        var words: [String] = []
+        var current = ""
+        var inQuotes = false
+        var hasWord = false
+        var escaped = false
+        for ch in line {
+            if escaped { current.append(ch); escaped = false; continue }
+            if ch == "\\" && inQuotes { escaped = true; continue }
+            if ch == "\"" { inQuotes.toggle(); hasWord = true; continue }
+            if ch == " " && !inQuotes {
+                if hasWord { words.append(current); current = ""; hasWord = false }
+                continue
+            }
+            current.append(ch)
+            hasWord = true
+        }
+        if inQuotes { return nil }
+        if hasWord { words.append(current) }
+        self.init(words: words, raw: line)
+    }
+
+    /// The value after `--name`, if present.
+    public func option(_ name: String) -> String? {
+        guard let i = words.firstIndex(of: "--\(name)"), i + 1 < words.count else { return nil }
+        return words[i + 1]
+    }
+
+    /// True when `--name` is present.
+    public func flag(_ name: String) -> Bool { words.contains("--\(name)") }
+}
+
+/// A node's answer to a command: data for tools and tests, text for people.
+public struct CommandReply: Sendable, Equatable {
+    public var isOK: Bool
+    public var value: PlistValue
+    public var text: String
+
+    public static func ok(_ value: PlistValue = .dictionary([:]), text: String = "ok") -> CommandReply {
+        CommandReply(isOK: true, value: value, text: text)
+    }
+
+    public static func error(_ message: String) -> CommandReply {
+        CommandReply(isOK: false, value: .string(message), text: message)
+    }
+}
+
+/// The app of a node (phone or watch): a pure core that the engine drives.
+///
+/// It reads and writes the replicated state and uses the link through `NodeContext`; it
+/// never does I/O itself. Every callback's writes are committed together with the
+/// session's bookkeeping of the event that caused it.
+public protocol NodeApp: Sendable {
+    /// Which of the app's replicated collections are grow-only sets (none by default).
+    static var replicaSchema: ReplicaSchema { get }
+    /// Called once the store is loaded and the session activated.
+    mutating func onLaunch(_ ctx: inout NodeContext)
+    /// A command for the app; unknown commands return `.error`.
+    mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply
+    /// A WCSession delegate event (user info the sync layer did not consume, reachability…).
+    mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext)
+    /// The replicated state changed because of the peer's writes.
+    mutating func onReplicaMerged(_ ctx: inout NodeContext)
+    /// Time passed (`ctx.now`); fire what is due.
+    mutating func onTick(_ ctx: inout NodeContext)
+    /// The next time the app needs `onTick`; nil for none.
+    func nextDeadline(_ ctx: NodeContext) -> EpochMs?
+    /// A value for `query PATH` (expectations and `show`); nil when there is no such value.
+    func query(_ path: [String], _ ctx: NodeContext) -> PlistValue?
+    /// True when a received message, user info, application context or file is one of the
+    /// app's own kinds. The engine shows the others to the person at the prompt (the peer
+    /// sent them by hand); the app gets every event either way.
+    func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool
+    /// The reply to a command that only reads (`show SCREEN --svg`), computed without changing
+    /// anything; nil when `command` is not one of those (the engine then runs `onCommand`).
+    func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply?
+}
+
+extension NodeApp {
+    public static var replicaSchema: ReplicaSchema { ReplicaSchema() }
+    public mutating func onLaunch(_ ctx: inout NodeContext) {}
+    public mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {}
+    public mutating func onReplicaMerged(_ ctx: inout NodeContext) {}
+    public mutating func onTick(_ ctx: inout NodeContext) {}
+    public func nextDeadline(_ ctx: NodeContext) -> EpochMs? { nil }
+    public func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? { nil }
+    public func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool { false }
+    public func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? { nil }
+}

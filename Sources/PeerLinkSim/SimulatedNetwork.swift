@@ -1,0 +1,214 @@
+import PeerLinkCore
+
+/// An in-memory network between a phone and a watch `NodeEngine`, on a virtual clock with a
+/// seeded generator: the deterministic shell.
+///
+/// Time moves only through `advance(to:)`, `advance(by:)` and `runUntilQuiet(maxMs:)`; every
+/// random choice (nonces, latency jitter, faults, seeds of rebuilt nodes) comes from one
+/// `SplitMix64`, so the same seed and the same calls give the same `trace`, line for line.
+/// Faults (`faults`, `setLink(up:)`, `resetConnection()`, `crash(_:)`) can be injected at
+/// any time. Both nodes' stores (`MemoryStore`) and files (`MemoryFileStorage`) outlive a
+/// crash: what was committed survives, the rest is lost.
+public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
+    /// How to (re)build a node.
+    public struct NodeSetup<App: NodeApp> {
+        public var makeApp: () -> App
+        public var config: LinkConfig
+        public var calendar: LocalCalendar
+        public var language: AppLanguage
+
+        public init(makeApp: @escaping () -> App, config: LinkConfig, calendar: LocalCalendar, language: AppLanguage = .ja) {
+            self.makeApp = makeApp
+            self.config = config
+            self.calendar = calendar
+            self.language = language
+        }
+    }
+
+    // MARK: - State
+
+    /// The virtual clock (monotonic ms).
+    public internal(set) var now: EpochMs
+    public internal(set) var phone: NodeEngine<Phone>
+    public internal(set) var watch: NodeEngine<Watch>
+    public let phoneStore = MemoryStore()
+    public let watchStore = MemoryStore()
+    public let phoneFiles = MemoryFileStorage()
+    public let watchFiles = MemoryFileStorage()
+    /// The faults in force (change them at any time).
+    public var faults = NetworkFaults()
+    /// A relay on the link (tests: an attacker on the wire). It is given each write the link
+    /// carries — whole records — with its sender and connection, and what it returns is carried
+    /// instead: changed, dropped, repeated, or with writes of its own.
+    public var relay: ((_ from: DeviceRole, _ connection: ConnectionID, _ bytes: [UInt8]) -> [[UInt8]])?
+    /// False while the link is down (out of range): connections fail, the current one is cut.
+    public internal(set) var isLinkUp = true
+    /// One line per frame and per network event: `time direction kind fate`.
+    public internal(set) var trace: [String] = []
+    /// The frames of `trace` as data (send and arrival times, size, fate), kept only with
+    /// `recordsFrames` (the run report); the trace and its hash do not depend on it.
+    public internal(set) var frames: [FrameRecord] = []
+    /// Keep `frames` (needs `recordsTrace`: frames are labelled only then).
+    public var recordsFrames = false
+    /// The nodes' log lines, with time and role.
+    public internal(set) var logs: [String] = []
+    /// Set when a node's store failed to commit.
+    public internal(set) var fatal: String?
+    /// The nodes that are killed and not restarted yet (see `kill(_:)`).
+    public internal(set) var down: Set<DeviceRole> = []
+    /// Called after every entry point of a node (its batch committed, before its frames go
+    /// out): lets an observer look at the node's state step by step.
+    public var observer: ((DeviceRole) -> Void)?
+    /// False: `trace` is not kept (sweeps that only need the outcome run faster).
+    public var recordsTrace = true {
+        didSet { phone.summarizesFrames = recordsTrace; watch.summarizesFrames = recordsTrace }
+    }
+
+    let phoneSetup: NodeSetup<Phone>
+    let watchSetup: NodeSetup<Watch>
+    var rng: SplitMix64
+    var queue = SimEventQueue()
+    var generation = PerRole<Int>(both: 0)
+    var nextConnection: ConnectionID = 1
+    /// The connection between the two nodes, when one is open.
+    var link: SimLink?
+    /// Connections opened to the phone by `injectConnection` (raw bytes, not a node).
+    var rawConnections: Set<ConnectionID> = []
+    /// What the phone wrote on each raw connection (see `rawReply(_:)`).
+    var rawReplies: [ConnectionID: [UInt8]] = [:]
+    var connecting = false
+    /// Per direction: when the wire is free again (bandwidth) and the last in-order arrival.
+    var wireFreeAt = PerRole<EpochMs>(both: 0)
+    var lastArrival = PerRole<EpochMs>(both: 0)
+    var tickedAt = PerRole<EpochMs>(both: -1)
+    /// Names the frames of the timeline (and marks retries).
+    var labeler = FrameLabeler()
+    /// Per node (phone, watch): its deadlines as of its last entry point (see `deadline`).
+    var deadlines: [(all: EpochMs?, work: EpochMs?)?] = [nil, nil]
+
+    /// Builds both nodes over empty stores at `startMs`.
+    public init(seed: UInt64, startMs: EpochMs, phone phoneSetup: NodeSetup<Phone>, watch watchSetup: NodeSetup<Watch>) throws {
+        self.now = startMs
+        self.phoneSetup = phoneSetup
+        self.watchSetup = watchSetup
+        rng = SplitMix64(seed: seed)
+        phoneStore.undoJournalLimit = Self.undoJournalCommits
+        watchStore.undoJournalLimit = Self.undoJournalCommits
+        var r = rng
+        phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: startMs, rng: &r)
+        watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: startMs, rng: &r)
+        rng = r
+        phone.summarizesFrames = true
+        watch.summarizesFrames = true
+        route(.phone)
+        route(.watch)
+    }
+
+    /// How many of its latest commits each store can undo (`rollBack(_:commits:)`).
+    public static var undoJournalCommits: Int { 256 }
+
+    static func build<App: NodeApp>(_ s: NodeSetup<App>, role: DeviceRole, store: MemoryStore, files: MemoryFileStorage, now: EpochMs,
+                                    rng: inout SplitMix64) throws -> NodeEngine<App> {
+        let seed = rng.next(), incarnation = rng.next() | 1
+        do {
+            return try NodeEngine(app: s.makeApp(), role: role, store: store, config: s.config, calendar: s.calendar, language: s.language,
+                                  now: now, seed: seed, newIncarnation: incarnation, files: files)
+        } catch let e as StoreCorruption {
+            store.reset()
+            return try NodeEngine(app: s.makeApp(), role: role, store: store, config: s.config, calendar: s.calendar, language: s.language,
+                                  now: now, seed: seed, newIncarnation: incarnation,
+                                  opening: .resetAfterCorruption(reason: e.reason, quarantinedAs: "memory"), files: files)
+        }
+    }
+
+    // MARK: - Faults
+
+    /// Brings the link down (cutting the connection: both sides see it close) or up.
+    public func setLink(up: Bool) {
+        guard up != isLinkUp else { return }
+        isLinkUp = up
+        note("\(now) link \(up ? "up" : "down")")
+        if !up { cut(reason: "link down") }
+    }
+
+    /// Resets the current connection (both sides see it close at once); the watch reconnects.
+    public func resetConnection() {
+        note("\(now) reset")
+        cut(reason: "connection reset")
+    }
+
+    /// Kills `role` (kill -9) and starts it again over the same store and files.
+    public func crash(_ role: DeviceRole) throws {
+        kill(role, note: "crash")
+        try restart(role, note: nil)
+    }
+
+    /// Opens a connection to the phone that is not the watch and sends it `bytes` (garbage,
+    /// a stranger's handshake…). Returns its connection id.
+    @discardableResult
+    /// `direct`: the bytes arrive at once (a connection that does not cross the faulty link).
+    public func injectConnection(bytes: [UInt8], direct: Bool = false) -> ConnectionID {
+        let id = nextConnection
+        nextConnection += 1
+        rawConnections.insert(id)
+        note("\(now) raw connection \(id) opened (\(bytes.count) bytes)")
+        phone.connectionOpened(id, isInitiator: false, ephemeralKey: ephemeralKey(), now: now)
+        route(.phone)
+        queue.push(now + (direct ? 0 : faults.latencyMs), .bytes(conn: id, to: .phone, generation: generation[.phone], bytes: bytes))
+        return id
+    }
+
+    /// True while the raw connection `id` is still open at the phone.
+    public func isRawConnectionOpen(_ id: ConnectionID) -> Bool { rawConnections.contains(id) }
+
+    /// The bytes the phone wrote on the raw connection `id` so far.
+    public func rawReply(_ id: ConnectionID) -> [UInt8] { rawReplies[id] ?? [] }
+
+    // MARK: - Commands
+
+    /// The language `role`'s node speaks.
+    public func language(_ role: DeviceRole) -> AppLanguage { role == .phone ? phoneSetup.language : watchSetup.language }
+
+    /// Runs a node command (as a scenario step would) at the current time.
+    @discardableResult
+    public func command(_ role: DeviceRole, _ line: String) -> CommandReply {
+        guard let c = NodeCommand(line: line) else {
+            return .error(L10n.shellUnclosedQuote(line)(language(role)))
+        }
+        return command(role, c)
+    }
+
+    /// Runs an already parsed node command at the current time.
+    @discardableResult
+    public func command(_ role: DeviceRole, _ c: NodeCommand) -> CommandReply {
+        let r = role == .phone ? phone.command(c, now: now) : watch.command(c, now: now)
+        route(role)
+        return r
+    }
+
+    /// Lets the test act on a node's context (the app's calls) at the current time.
+    public func withPhone<R>(_ body: (inout NodeContext) -> R) -> R {
+        let r = phone.withContext(now: now, body)
+        route(.phone)
+        return r
+    }
+
+    /// Lets the test act on the watch's context at the current time.
+    public func withWatch<R>(_ body: (inout NodeContext) -> R) -> R {
+        let r = watch.withContext(now: now, body)
+        route(.watch)
+        return r
+    }
+
+    /// 32 bytes from the network's seeded generator: a node's Noise ephemeral private key
+    /// for a connection (the process shell's come from the system's secure generator).
+    func ephemeralKey() -> [UInt8] {
+        (0..<4).flatMap { _ -> [UInt8] in let v = rng.next(); return (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+    }
+}
+
+/// The connection between the two simulated nodes.
+struct SimLink: Sendable {
+    var id: ConnectionID
+    var bytesCarried = 0
+}
