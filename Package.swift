@@ -15,7 +15,7 @@ let optimized: [SwiftSetting] = (Context.environment["PEERLINK_ONONE"] == nil ? 
 /// PeerLink: an iPhone app and its Apple Watch companion, simulated on Linux.
 ///
 /// Layers, arrows pointing down only (docs/ARCHITECTURE.md):
-///   executables → NodeMain → PeerLinkScenarios → PhoneNode, WatchNode
+///   executables → PhoneWatch → PhoneNode, WatchNode, PeerLinkScenarios
 ///   PhoneNode, WatchNode → FitnessDomain, CountdownDomain → SVGKit, PeerLinkCore
 ///   PeerLinkScenarios → PeerLinkSim, PeerLinkPOSIX → PeerLinkCore → COpenSSL
 /// PeerLinkCore is the protocol: payload, clock, crypto, replication, wire, session, node
@@ -59,15 +59,16 @@ let package = Package(
         .target(name: "WatchNode", dependencies: ["PeerLinkCore", "FitnessDomain", "CountdownDomain", "SVGKit"], swiftSettings: optimized),
 
         // MARK: - The scenario runner and the nodes' entry points
-        .target(name: "PeerLinkScenarios", dependencies: ["PhoneNode", "WatchNode", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain", "SVGKit"],
-                swiftSettings: optimized),
-        .target(name: "NodeMain", dependencies: ["PhoneNode", "WatchNode", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain"]),
+        .target(name: "PeerLinkScenarios", dependencies: ["PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore", "SVGKit"], swiftSettings: optimized),
+
+        // MARK: - The two apps bound together: their pair for the runner, the nodes' entry points
+        .target(name: "PhoneWatch", dependencies: ["PhoneNode", "WatchNode", "PeerLinkScenarios", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain"]),
 
         // MARK: - Executables
-        .executableTarget(name: "phone-node", dependencies: ["NodeMain"]),
-        .executableTarget(name: "watch-node", dependencies: ["NodeMain"]),
-        .executableTarget(name: "sync-sim", dependencies: ["PeerLinkScenarios", "NodeMain", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore"]),
-        .executableTarget(name: "sync-bench", dependencies: ["PeerLinkScenarios", "NodeMain", "PhoneNode", "WatchNode", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore",
+        .executableTarget(name: "phone-node", dependencies: ["PhoneWatch"]),
+        .executableTarget(name: "watch-node", dependencies: ["PhoneWatch"]),
+        .executableTarget(name: "sync-sim", dependencies: ["PeerLinkScenarios", "PhoneWatch", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore"]),
+        .executableTarget(name: "sync-bench", dependencies: ["PeerLinkScenarios", "PhoneWatch", "PhoneNode", "WatchNode", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore",
                                                            "FitnessDomain", "CountdownDomain", "CSQLite"]),
 
         // MARK: - Tests
@@ -75,9 +76,9 @@ let package = Package(
         .testTarget(name: "PeerLinkTests", dependencies: ["PeerLinkCore", "PeerLinkPOSIX", "PeerLinkSim", "FitnessDomain", "CountdownDomain"]),
         .testTarget(name: "PhoneNodeTests", dependencies: ["PhoneNode", "PeerLinkCore", "PeerLinkSim", "FitnessDomain", "CountdownDomain", "SVGKit"]),
         .testTarget(name: "WatchNodeTests", dependencies: ["WatchNode", "PeerLinkCore", "PeerLinkSim", "FitnessDomain", "CountdownDomain", "SVGKit"]),
-        .testTarget(name: "SimulatorTests", dependencies: ["PeerLinkScenarios", "PhoneNode", "WatchNode", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore",
+        .testTarget(name: "SimulatorTests", dependencies: ["PeerLinkScenarios", "PhoneWatch", "PhoneNode", "WatchNode", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore",
                                                            "FitnessDomain", "CountdownDomain", "SVGKit"]),
-        .testTarget(name: "SyncTests", dependencies: ["PeerLinkScenarios", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain",
+        .testTarget(name: "SyncTests", dependencies: ["PeerLinkScenarios", "PhoneWatch", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain",
                                                       "phone-node", "watch-node", "sync-sim"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import NodeMain
+import PhoneWatch
 
 exit(PhoneNodeMain.run(Array(CommandLine.arguments.dropFirst())))

@@ -2,6 +2,7 @@ import Foundation
 import PeerLinkCore
 import PeerLinkPOSIX
 import PeerLinkScenarios
+import PhoneWatch
 
 /// The instruction count of the simulated hour, by callgrind: `sync-bench sim-hour` (this
 /// executable, running only the sim-mode hour) under `valgrind --tool=callgrind` with

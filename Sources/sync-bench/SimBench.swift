@@ -3,6 +3,7 @@ import Glibc
 #endif
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 import PeerLinkPOSIX
 
 /// The `sim` suite: how fast the scenario runner replays.
@@ -20,7 +21,7 @@ let simSuite = BenchSuite(name: "sim") { quick in
     let minutes = quick ? 5 : 60
     let scenario = try ScenarioParser.parse(workoutScenarioText(minutes: minutes), file: "workout-hour.scenario")
     let start = monotonicNs()
-    let r = ProcessConductor(options: ConductorOptions(phone: .thisExecutable(as: .phone), watch: .thisExecutable(as: .watch))).run(scenario)
+    let r = ProcessConductor(options: .phoneAndWatchInThisExecutable()).run(scenario)
     let wallMs = Int64((monotonicNs() - start) / 1_000_000)
     guard r.passed else { throw BenchFailure(message: "the workout scenario failed in process mode:\n\(r.text())") }
     var figures: [String: PlistValue] = [

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import NodeMain
+import PhoneWatch
 import PeerLinkCore
 import PeerLinkPOSIX
 

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import PeerLinkCore
 import PeerLinkPOSIX
-import CountdownDomain
 import PeerLinkScenarios
+import PhoneWatch
 
 let mergeUsage = """
     usage: sync-sim merge SHARD.json… [--json PATH] [--junit PATH] [--html PATH]
@@ -71,7 +71,7 @@ func runMerge(_ args: [String]) -> Int32 {
             for s in merged.outcomes {
                 do { outcomes.append(try s.outcome()) } catch { throw UsageError("seed \(s.seed): \(error)") }
             }
-            let options = merged.options.sweepOptions
+            let options = merged.options.sweepOptions(apps: .phoneAndWatch)
             try writeTextFile(path, SweepHTMLReport.html(scenario: scenario, file: merged.scenario.file, outcomes: outcomes, options: options,
                                                          classes: options.classes))
         } catch {

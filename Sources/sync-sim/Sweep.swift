@@ -3,8 +3,8 @@ import Glibc
 #endif
 import PeerLinkCore
 import PeerLinkPOSIX
-import CountdownDomain
 import PeerLinkScenarios
+import PhoneWatch
 
 /// `sync-sim sweep FILE …`: runs the seeds, prints a progress bar on a terminal, each failure
 /// with its replay commands, and the summary line; writes the reports asked for (`--json`,

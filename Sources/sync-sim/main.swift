@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import NodeMain
+import PhoneWatch
 import PeerLinkCore
 import PeerLinkPOSIX
 import PeerLinkScenarios
@@ -58,8 +58,7 @@ for (file, text) in zip(options.files, texts) {
             so.recordsReport = options.html != nil
             r = SimConductor(options: so).run(scenario)
         } else {
-            var co = options.bin.map(ConductorOptions.init(binDirectory:))
-                ?? ConductorOptions(phone: .thisExecutable(as: .phone), watch: .thisExecutable(as: .watch))
+            var co = options.bin.map(ConductorOptions.phoneAndWatch(binDirectory:)) ?? .phoneAndWatchInThisExecutable()
             co.keepState = options.keep
             co.recordsReport = options.html != nil
             r = ProcessConductor(options: co).run(scenario)

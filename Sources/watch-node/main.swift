@@ -3,6 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import NodeMain
+import PhoneWatch
 
 exit(WatchNodeMain.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,6 +1,7 @@
 import Testing
 import PeerLinkCore
 @testable import PeerLinkScenarios
+import PhoneWatch
 
 /// `expect always`: expectations no fault can change, which sweeps keep and check once the
 /// nodes have recovered.
@@ -32,8 +33,8 @@ struct AlwaysExpectationTests {
         let holds = try Self.scenario("expect always watch settings step-goal == 9000")
         let broken = try Self.scenario("expect always watch settings step-goal == 9001")
         let faults = try FaultSchedule.parse("@1m link down for 2m; @30s crash watch; @2m clock watch +1h")
-        #expect(SeedSweep.run(holds, seed: 1, faults: faults).passed)
-        let out = SeedSweep.run(broken, seed: 1, faults: faults)
+        #expect(SeedSweep.run(holds, seed: 1, faults: faults, options: SweepOptions()).passed)
+        let out = SeedSweep.run(broken, seed: 1, faults: faults, options: SweepOptions())
         #expect(out.failureKind == "expectation")
         #expect(out.problems.first?.contains("a.scenario:5:5: expect always watch settings step-goal == 9001 — actual 9000") == true)
     }
@@ -41,9 +42,9 @@ struct AlwaysExpectationTests {
     @Test func itIsSkippedWhenAScriptedStepDidNotRunOrAStoreWasDamaged() throws {
         let broken = try Self.scenario("expect always watch settings step-goal == 9001")
         // The phone is down when its command comes: the expectation's premise is gone.
-        let down = SeedSweep.run(broken, seed: 1, faults: try FaultSchedule.parse("@0s kill phone for 1m"))
+        let down = SeedSweep.run(broken, seed: 1, faults: try FaultSchedule.parse("@0s kill phone for 1m"), options: SweepOptions())
         #expect(down.passed && down.expectationsSkipped == 1)
-        let damaged = SeedSweep.run(broken, seed: 1, faults: try FaultSchedule.parse("@3m rollback watch"))
+        let damaged = SeedSweep.run(broken, seed: 1, faults: try FaultSchedule.parse("@3m rollback watch"), options: SweepOptions())
         #expect(damaged.passed && damaged.expectationsSkipped == 1)
     }
 
@@ -52,7 +53,7 @@ struct AlwaysExpectationTests {
         o.workload = .fitness
         let s = try Self.scenario("expect always watch settings step-goal == 9001")
         let with = SeedSweep.faultedScenario(s, faults: FaultSchedule(faults: []), ops: WorkloadOps([]), options: o).steps
-        let without = SeedSweep.faultedScenario(s, faults: FaultSchedule(faults: [])).steps
+        let without = SeedSweep.faultedScenario(s, faults: FaultSchedule(faults: []), options: SweepOptions()).steps
         #expect(!with.contains { $0.always })
         #expect(without.contains { $0.always })
     }

@@ -1,6 +1,7 @@
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 
 /// `expect converged` compares every part both nodes must agree on and names the one that differs.
 @Suite("Convergence check, part by part")

@@ -1,6 +1,7 @@
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 
 /// The same scenario and seed give the same trace, byte for byte, in sim mode.
 @Suite("Sim mode is deterministic")

@@ -1,6 +1,7 @@
 import Foundation
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 import Testing
 
 /// The recorded run and the report's page, without a browser (`ReportBrowserTests` opens it).
@@ -40,7 +41,7 @@ import Testing
         let killed = try #require(rec.moments.first { $0.reason == "kill phone" })
         #expect(killed.screens.keys.allSatisfy { $0.hasPrefix("watch/") } && killed.screens.count == 5)
         let end = try #require(rec.moments.last)
-        #expect(end.screens.count == RunRecorder.screens.count)
+        #expect(end.screens.count == PhoneWatchPair.screens.count)
         // Faults are spans, kills and restarts marks, checks have times.
         #expect(rec.faults.map(\.text) == ["loss 30.0%"])
         #expect(rec.faults[0].toMs - rec.faults[0].fromMs == 120_000)

@@ -1,6 +1,7 @@
 import PeerLinkCore
 import PhoneNode
 import PeerLinkScenarios
+import PhoneWatch
 import Testing
 import WatchNode
 
@@ -13,10 +14,10 @@ struct HandConnectivityTests {
     static let start: EpochMs = 1_780_264_800_000  // 2026-06-01T07:00:00+09:00
 
     /// Both apps, paired and quiet, in `language`.
-    static func makeNetwork(language: AppLanguage = .en) throws -> AppNetwork {
+    static func makeNetwork(language: AppLanguage = .en) throws -> PhoneWatchNetwork {
         let secret = [UInt8](repeating: 5, count: LinkConfig.pairingSecretBytes)
         let tokyo = try #require(LocalCalendar(identifier: "Asia/Tokyo"))
-        let net = try AppNetwork(
+        let net = try PhoneWatchNetwork(
             seed: 3, startMs: start,
             phone: .init(makeApp: { PhoneApp(fileSink: MemoryFileSink()) }, config: LinkConfig(role: .phone, pairingSecret: secret),
                          calendar: tokyo, language: language),
@@ -28,7 +29,7 @@ struct HandConnectivityTests {
         return net
     }
 
-    static func value(_ net: AppNetwork, _ role: DeviceRole, _ path: String) -> PlistValue? {
+    static func value(_ net: PhoneWatchNetwork, _ role: DeviceRole, _ path: String) -> PlistValue? {
         let r = net.command(role, "query " + path)
         return r.isOK ? r.value : nil
     }

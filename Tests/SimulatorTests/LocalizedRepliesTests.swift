@@ -1,5 +1,6 @@
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 import Testing
 
 /// Every reply and refusal of both apps and of the engine's commands is in the device's

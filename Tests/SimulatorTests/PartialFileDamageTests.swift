@@ -1,6 +1,7 @@
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 
 /// `damage-partial-file`: bytes of a receiver's committed partial file change while it is down.
 @Suite("Damage to a partial file")

@@ -2,6 +2,7 @@ import Foundation
 import PeerLinkCore
 import CountdownDomain
 import PeerLinkScenarios
+import PhoneWatch
 import Testing
 
 /// The HTML report as a browser shows it: a recorded sim-mode run written with the report's
@@ -117,7 +118,7 @@ import Testing
         #expect(dom.contains("data-check=\"pass\""))
         #expect(dom.contains("class=\"fr dropped"), "a lossy stretch drops frames")
         // Both devices' screens, each in its own element; local date-times and offsets, no epoch ms shown.
-        for key in RunRecorder.screens.map({ "\($0.0.rawValue)/\($0.1)" }) { #expect(dom.contains("data-screen=\"\(key)\""), "\(key)") }
+        for key in PhoneWatchPair.screens.map({ "\($0.0.rawValue)/\($0.1)" }) { #expect(dom.contains("data-screen=\"\(key)\""), "\(key)") }
         #expect(dom.contains("2026-06-01 07:09:00 (+9m00s)"))
         // (The logs keep the nodes' own text, JSON numbers included; their times are shown as local date-times.)
         let beforeLogs = String(page[..<(page.range(of: "<div class=\"logs\">")?.lowerBound ?? page.endIndex)])

@@ -1,6 +1,7 @@
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 
 /// Store rollbacks (the last commits lost, as when a write-ahead log loses its tail), found by
 /// sweeps: a rolled-back node notices at the next handshake that its peer holds more of its
@@ -15,7 +16,7 @@ struct RollbackSweepTests {
     /// Replay: `sync-sim sweep FILE --seed 1 --faults "@3m10s rollback watch"`.
     @Test func aNodeWhoseStoreWentBackGetsItsOwnWritesBackFromThePeer() throws {
         let scenario = try SimTest.scenario(Self.shortRun)
-        let o = SeedSweep.run(scenario, seed: 1, faults: try FaultSchedule.parse("@3m10s rollback watch"))
+        let o = SeedSweep.run(scenario, seed: 1, faults: try FaultSchedule.parse("@3m10s rollback watch"), options: SweepOptions())
         #expect(o.passed, "\(o.problems)")
     }
 
@@ -24,7 +25,7 @@ struct RollbackSweepTests {
     /// Replay: `sync-sim sweep FILE --seed 1 --faults "@3m40s rollback phone"`.
     @Test func aSenderWhoseStoreWentBackDoesNotReuseDeliveredSeqs() throws {
         let scenario = try SimTest.scenario(Self.shortRun)
-        let o = SeedSweep.run(scenario, seed: 1, faults: try FaultSchedule.parse("@3m40s rollback phone"))
+        let o = SeedSweep.run(scenario, seed: 1, faults: try FaultSchedule.parse("@3m40s rollback phone"), options: SweepOptions())
         #expect(o.passed, "\(o.problems)")
         #expect(!o.problems.contains { $0.contains("reused a seq") }, "\(o.problems)")
     }
@@ -36,7 +37,7 @@ struct RollbackSweepTests {
     /// Replay: `sync-sim sweep scenarios/complication-60-pushes.scenario --seed 1911 --faults "…"`.
     @Test func aSeqReusedInTheOtherStreamAfterARollbackIsCountedOnce() throws {
         let scenario = try SimTest.load(SimTest.repositoryRoot + "/scenarios/complication-60-pushes.scenario")
-        let o = SeedSweep.run(scenario, seed: 1911, faults: try FaultSchedule.parse("@5m30s link down for 2m53s; @6m17s rollback phone"))
+        let o = SeedSweep.run(scenario, seed: 1911, faults: try FaultSchedule.parse("@5m30s link down for 2m53s; @6m17s rollback phone"), options: SweepOptions())
         #expect(o.passed, "\(o.problems)")
     }
 
@@ -45,7 +46,7 @@ struct RollbackSweepTests {
     func rollbacksAnywhereConverge(seed: UInt64) throws {
         let scenario = try SimTest.scenario(Self.shortRun)
         for (at, role) in [("1m", "watch"), ("2m30s", "phone"), ("3m", "watch"), ("3m20s", "phone"), ("4m", "watch")] {
-            let o = SeedSweep.run(scenario, seed: seed, faults: try FaultSchedule.parse("@\(at) rollback \(role)"))
+            let o = SeedSweep.run(scenario, seed: seed, faults: try FaultSchedule.parse("@\(at) rollback \(role)"), options: SweepOptions())
             #expect(o.passed, "seed \(seed), rollback \(role) at \(at): \(o.problems)")
         }
     }

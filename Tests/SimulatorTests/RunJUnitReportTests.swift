@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 
 /// `sync-sim FILE… --junit PATH` (plain runs), read back by an XML parser as a CI server reads it.
 @Suite struct RunJUnitReportTests {

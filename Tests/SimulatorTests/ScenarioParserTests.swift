@@ -1,6 +1,7 @@
 import Testing
 import PeerLinkCore
 @testable import PeerLinkScenarios
+import PhoneWatch
 
 /// The scenario language (docs/SCENARIOS.md): what each line becomes, and where an error
 /// points (`file:line:col: error: …`).

@@ -1,6 +1,7 @@
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 
 /// `--shard auto`: the shard from the variables each engine sets, and a clear line when
 /// they are missing, wrong or contradict each other.

@@ -2,6 +2,7 @@ import Testing
 import PeerLinkCore
 import CountdownDomain
 import PeerLinkScenarios
+import PhoneWatch
 
 /// `sync-sim merge`'s core: shards of one sweep make the report of the whole range; shards
 /// that cannot be one sweep are refused with a line naming the files and seeds at fault.

@@ -3,6 +3,7 @@ import PeerLinkCore
 import PeerLinkSim
 import CountdownDomain
 @testable import PeerLinkScenarios
+import PhoneWatch
 
 /// The sim driver on small scenarios written here: one test per step kind.
 @Suite("Sim mode: every step kind on the simulated network")

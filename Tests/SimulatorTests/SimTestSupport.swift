@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 
 /// Helpers for sim-mode tests: scenarios written in the test, run on a fresh `SimDriver`.
 enum SimTest {
@@ -30,8 +31,8 @@ enum SimTest {
     }
 
     /// Runs `scenario` in sim mode; returns the result and the driver (its network stays readable).
-    static func run(_ scenario: Scenario, options: SimOptions = SimOptions(), fastForward: Bool = true) -> (ScenarioResult, SimDriver) {
-        let driver = SimDriver(options: options)
+    static func run(_ scenario: Scenario, options: SimOptions = SimOptions(), fastForward: Bool = true) -> (ScenarioResult, PhoneWatchSimDriver) {
+        let driver = PhoneWatchSimDriver(options: options)
         let runner = ScenarioRunner(driver: driver)
         runner.fastForward = fastForward
         runner.convergeWithinMs = options.convergeWithinMs
@@ -39,7 +40,7 @@ enum SimTest {
     }
 
     /// Parses and runs `body`.
-    static func run(_ body: String, seed: UInt64 = 7, fastForward: Bool = true) throws -> (ScenarioResult, SimDriver) {
+    static func run(_ body: String, seed: UInt64 = 7, fastForward: Bool = true) throws -> (ScenarioResult, PhoneWatchSimDriver) {
         run(try scenario(body, seed: seed), fastForward: fastForward)
     }
 

@@ -2,6 +2,7 @@ import Testing
 @testable import PeerLinkCore
 @testable import FitnessDomain
 @testable import PeerLinkScenarios
+import PhoneWatch
 
 /// The strict checkers: durable counters and receive logs only go forward, unless the run
 /// damaged that node's store, and then only back to what the damage explains.

@@ -1,6 +1,7 @@
 import Testing
 import PeerLinkCore
 @testable import PeerLinkScenarios
+import PhoneWatch
 
 /// `sync-sim sweep … --check-determinism`: each seed runs twice with its trace recorded; a
 /// seed whose two runs differ fails, with a line naming it and both trace hashes.
@@ -11,7 +12,7 @@ struct SweepDeterminismCheckTests {
         var checked = SweepOptions()
         checked.checksDeterminism = true
         let seeds = SeedSweep.seeds(from: 1, count: 3)
-        let plain = SweepSession(scenario: scenario, seeds: seeds, jobs: 2).run()
+        let plain = SweepSession(scenario: scenario, seeds: seeds, options: SweepOptions(), jobs: 2).run()
         let twice = SweepSession(scenario: scenario, seeds: seeds, options: checked, jobs: 2).run()
         for (p, t) in zip(plain, twice) {
             #expect(t.problems == p.problems && t.faults == p.faults && t.virtualMs == p.virtualMs, "seed \(p.seed)")
@@ -25,11 +26,11 @@ struct SweepDeterminismCheckTests {
     @Test func twoRunsThatDifferFailTheSeedNamingItAndBothHashes() throws {
         let scenario = try SimTest.scenario(SweepTests.shortRun)
         let faults = try FaultSchedule.parse("@30s link loss 20% for 1m; @1m crash watch")
-        let first = SeedSweep.run(scenario, seed: 4, faults: faults, tracing: true)
-        let again = SeedSweep.run(scenario, seed: 4, faults: faults, tracing: true)
+        let first = SeedSweep.run(scenario, seed: 4, faults: faults, options: SweepOptions(), tracing: true)
+        let again = SeedSweep.run(scenario, seed: 4, faults: faults, options: SweepOptions(), tracing: true)
         #expect(SeedSweep.determinismProblem(first, again) == nil)
         // A run whose trace differs (here: the same schedule under another network seed).
-        var other = SeedSweep.run(scenario, seed: 5, faults: faults, tracing: true)
+        var other = SeedSweep.run(scenario, seed: 5, faults: faults, options: SweepOptions(), tracing: true)
         other.seed = 4
         let a = first.traceHashes[0], b = other.traceHashes[0]
         #expect(a != b)

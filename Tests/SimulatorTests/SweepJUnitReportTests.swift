@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 
 /// `--junit PATH` of sweeps and merges, read back by an XML parser (libxml2 through
 /// FoundationXML), as a CI server reads it.

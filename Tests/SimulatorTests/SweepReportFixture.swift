@@ -1,5 +1,6 @@
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 
 /// Tests/Fixtures/sweep-fixture.scenario: cheap to sweep, and seeds 6 and 11 of 1…16 fail
 /// (its comment says why), so reports hold passes and failures.

@@ -2,6 +2,7 @@ import Testing
 import PeerLinkCore
 import CountdownDomain
 @testable import PeerLinkScenarios
+import PhoneWatch
 
 /// Sweep reports (`sync-sim sweep … --json PATH`): what they hold, that they read back as
 /// written, that two runs of the same seeds give the same bytes but for timing, and that a
@@ -55,7 +56,7 @@ struct SweepReportTests {
         let failed = r.outcomes.filter { !$0.passed }
         #expect(failed.map(\.seed) == [6, 11])
         for f in failed {
-            let o = SeedSweep.sweepSeed(s, seed: f.seed)
+            let o = SeedSweep.sweepSeed(s, seed: f.seed, options: SweepOptions())
             #expect(f.failure == SweepSession.failureText(o, file: "tiny.scenario", scenario: s))
             #expect(f.replay == "sync-sim sweep tiny.scenario --seed \(f.seed)")
             #expect(f.minimal == "sync-sim sweep tiny.scenario --seed \(f.seed) --faults \"none\"")

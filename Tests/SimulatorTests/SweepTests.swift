@@ -1,6 +1,7 @@
 import Testing
 import PeerLinkCore
 @testable import PeerLinkScenarios
+import PhoneWatch
 
 /// Seed sweeps: schedules drawn per seed, their syntax, shards, the shrinker, and runs.
 @Suite("Sweeps: random fault schedules, shrinking, shards")
@@ -132,12 +133,12 @@ struct SweepTests {
     @Test func theRecoveryRestartsEveryNodeAndConverges() throws {
         let scenario = try SimTest.scenario(Self.shortRun)
         let faults = try FaultSchedule.parse("@10s kill watch for 1h; @20s link down for 2h; @30s clock phone freeze for 3h")
-        let s = SeedSweep.faultedScenario(scenario, faults: faults)
+        let s = SeedSweep.faultedScenario(scenario, faults: faults, options: SweepOptions())
         #expect(!s.steps.contains { if case .expectValue = $0.action { true } else { false } })
         let recovery = s.steps.filter { $0.location.file == SeedSweep.recoveryFile }
         #expect(recovery.map(\.text) == ["link clear", "restart phone", "restart watch", "expect converged"])
         #expect(recovery[0].atMs >= scenario.startMs + 3 * 3_600_000 + 30_000)
-        let o = SeedSweep.run(scenario, seed: 3, faults: faults)
+        let o = SeedSweep.run(scenario, seed: 3, faults: faults, options: SweepOptions())
         #expect(o.passed, "\(o.problems)")
     }
 

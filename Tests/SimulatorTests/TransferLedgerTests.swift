@@ -2,6 +2,7 @@ import Testing
 @testable import PeerLinkCore
 @testable import CountdownDomain
 @testable import PeerLinkScenarios
+import PhoneWatch
 
 /// The ledger's rules on their own: what counts as a duplicate, a loss, an erased delivery.
 @Suite("Transfer ledger rules")

@@ -2,6 +2,7 @@ import Testing
 @testable import PeerLinkCore
 @testable import CountdownDomain
 @testable import PeerLinkScenarios
+import PhoneWatch
 
 /// Workloads: the operations, their text, the generators and the sweep's handling of them.
 @Suite("Workloads: operations, generators, shrinking and replay")
@@ -89,7 +90,7 @@ struct WorkloadTests {
         var o = SimOptions()
         o.recordsTrace = false
         o.networkSeed = 3
-        let runner = ScenarioRunner(driver: SimDriver(options: o))
+        let runner = ScenarioRunner(driver: PhoneWatchSimDriver(options: o))
         runner.workload = WorkloadRun(kind: .fitness)
         var options = SweepOptions()
         options.workload = .fitness

@@ -1,5 +1,6 @@
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 import Testing
 
 /// The screens of a watch workout agree with what the session does, on both devices: the
@@ -51,7 +52,7 @@ struct WorkoutScreensTests {
 @Suite("A run prompt and the watch's workout")
 struct RunPromptAndWatchWorkoutTests {
     /// Motion samples at 07:00, 07:01 and 07:02 (a run), then the prompt accepted.
-    static func acceptRunPrompt(_ net: AppNetwork) {
+    static func acceptRunPrompt(_ net: PhoneWatchNetwork) {
         for (minute, line) in [(0, "motion running medium"), (1, "motion running high"), (2, "motion running high")] {
             net.advance(to: HandConnectivityTests.start + EpochMs(30 + minute) * 60_000)
             #expect(net.command(.phone, line).isOK)

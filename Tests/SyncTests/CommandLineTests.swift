@@ -5,6 +5,7 @@ import Testing
 import PeerLinkCore
 import PeerLinkPOSIX
 import PeerLinkScenarios
+import PhoneWatch
 
 /// The executables as a careless newcomer meets them: the quick start from anywhere, bad usage
 /// (exit 2 and a one-line reason that names the user's thing), one node per state directory.

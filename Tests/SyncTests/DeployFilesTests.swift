@@ -6,6 +6,7 @@ import Testing
 import PeerLinkCore
 import PeerLinkPOSIX
 import PeerLinkScenarios
+import PhoneWatch
 
 /// The engines' files in deploy/ hold the fields each engine needs, and the command lines in
 /// them run with this sync-sim as they are written: the sweeps (with `--dry-run` added, and

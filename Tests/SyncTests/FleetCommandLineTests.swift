@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 import PeerLinkPOSIX
 
 /// `sync-sim sweep … --json/--junit/--shard auto/--check-determinism/--dry-run` and

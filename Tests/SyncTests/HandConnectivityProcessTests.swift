@@ -1,5 +1,6 @@
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 import Testing
 
 /// The built `phone-node` and `watch-node` on the wall clock, paired over TCP, typed at as a

@@ -1,5 +1,6 @@
 import Testing
 import PeerLinkScenarios
+import PhoneWatch
 
 /// Runs the built `phone-node` and `watch-node` (next to the test bundle) on the morning run.
 @Suite("Process mode: real nodes over TCP")

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 import PeerLinkPOSIX
 
 /// deploy/k8s/nightly.sh, run as documented from the checkout's root, against a stand-in for

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 import PeerLinkPOSIX
 
 /// The shard → merge path end to end: deploy/parallel/sweep-hosts.sh runs eight shards through

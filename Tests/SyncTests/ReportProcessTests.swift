@@ -1,6 +1,7 @@
 import Foundation
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 import Testing
 
 /// The report's recording in process mode: running `phone-node` and `watch-node` answer
@@ -25,7 +26,7 @@ struct ReportProcessTests {
 
     @Test func runningNodesAnswerShowSVGAndEveryFrameIsRecorded() throws {
         let scenario = try ScenarioParser.parse(Self.scenarioText, file: "report-from-processes.scenario")
-        var options = ConductorOptions(binDirectory: executableDirectory())
+        var options = ConductorOptions.phoneAndWatch(binDirectory: executableDirectory())
         options.recordsReport = true
         let r = ProcessConductor(options: options).run(scenario)
         #expect(r.passed, "\(r.text())")
@@ -39,7 +40,7 @@ struct ReportProcessTests {
         #expect(rec.frames.allSatisfy { $0.bytes > 0 })
         // Screens from both running processes; none of the killed watch's.
         let end = try #require(rec.moments.last)
-        #expect(end.screens.count == RunRecorder.screens.count)
+        #expect(end.screens.count == PhoneWatchPair.screens.count)
         #expect(end.screens["phone/dashboard"]?.contains("4,200") == true)
         #expect(end.screens["watch/rings"]?.hasPrefix("<svg") == true)
         let killed = try #require(rec.moments.first { $0.reason == "kill watch" })

@@ -1,5 +1,6 @@
 import Testing
 import PeerLinkScenarios
+import PhoneWatch
 
 /// Every scenario of the library, in both modes: one test case per scenario and mode, with
 /// the scenario's report in the failure message.

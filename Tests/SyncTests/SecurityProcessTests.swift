@@ -7,6 +7,7 @@ import Testing
 @testable import PeerLinkPOSIX
 @testable import PeerLinkSim
 @testable import PeerLinkScenarios
+import PhoneWatch
 
 /// The built `phone-node` and `watch-node` as separate processes, as a person (or an
 /// attacker on the same machine) meets them: pairing through standard input, secrets kept

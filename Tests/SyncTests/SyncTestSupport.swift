@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PeerLinkScenarios
+import PhoneWatch
 
 /// The scenario library, as the SyncTests read it.
 enum Library {

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PhoneWatch
 import PeerLinkPOSIX
 
 /// One run of a built executable (next to the test bundle) to its end: what a person at a

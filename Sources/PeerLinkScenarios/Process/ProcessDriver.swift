@@ -42,6 +42,8 @@ public struct ConductorOptions: Sendable {
     public var convergeWithinMs: Int64 = 120_000
     /// Record the run for the HTML report (`RunRecorder`: frames as data, screens at moments).
     public var recordsReport = false
+    /// The screens the report draws at its moments (`show SCREEN --svg` of the nodes).
+    public var reportScreens: [(DeviceRole, String)] = []
 
     /// `phone-node` and `watch-node` from `binDirectory`.
     public init(binDirectory: String) {
@@ -72,6 +74,8 @@ public final class ProcessDriver: ScenarioDriver {
     var lastQuiet: QuietState?
 
     public init(options: ConductorOptions) { self.options = options }
+
+    public var reportScreens: [(DeviceRole, String)] { options.reportScreens }
 
     func stateDir(_ role: DeviceRole) -> String { workDir + "/" + role.rawValue }
 

@@ -2,7 +2,6 @@ import Foundation
 import PeerLinkCore
 import PeerLinkPOSIX
 import PeerLinkSim
-import CountdownDomain
 
 /// The data one scenario's section of the HTML report is drawn from, as JSON: compact arrays
 /// (thousands of frames), times in epoch milliseconds for the page's script, which shows them
@@ -39,7 +38,7 @@ enum HTMLReportData {
         d["moments"] = .array((rec?.moments ?? []).map { m in
             .array([.int(m.atMs), .string(m.reason), .dictionary(m.screens.mapValues { .int(Int64(svgs.index($0))) })])
         })
-        d["screens"] = .array(RunRecorder.screens.map { .string("\($0.0.rawValue)/\($0.1)") })
+        d["screens"] = .array((rec?.screens ?? []).map { .string($0) })
         d["logs"] = .array(r.logs.map { line in
             let (at, text) = logLine(line)
             return .array([.int(at ?? -1), .string(text)])

@@ -1,7 +1,5 @@
 import PeerLinkCore
 import PeerLinkSim
-import PhoneNode
-import WatchNode
 
 /// Records a run for the HTML report while the runner plays it: the runner tells it about each
 /// step and each clock move, and it asks the driver for screens at each expectation, each
@@ -10,9 +8,6 @@ import WatchNode
 /// the apps answer without changing anything, so a recorded run plays exactly as an
 /// unrecorded one (the sim-mode trace hash is the same with and without it).
 public final class RunRecorder {
-    /// Every screen the report shows, by `role/screen`.
-    public static let screens: [(DeviceRole, String)] =
-        PhoneApp.svgScreens.map { (.phone, $0) } + WatchApp.svgScreens.map { (.watch, $0) }
     /// The most moments kept (the periodic ones stop first).
     public static let maxMoments = 160
 
@@ -20,6 +15,8 @@ public final class RunRecorder {
     let intervalMs: Int64
     var nextPeriodicMs: EpochMs
     var openFault: (fromMs: EpochMs, text: String)?
+    /// The screens drawn at each moment: the driver's apps' (`ScenarioDriver.reportScreens`).
+    var screens: [(DeviceRole, String)] = []
 
     /// A recorder for `scenario`; the periodic interval is 5 minutes, or longer for long
     /// scenarios (about 48 periodic moments over the scenario's span).
@@ -35,6 +32,8 @@ public final class RunRecorder {
 
     /// The nodes are up: the first moment.
     func started(_ driver: ScenarioDriver, atMs: EpochMs) {
+        screens = driver.reportScreens
+        recording.screens = screens.map { "\($0.0.rawValue)/\($0.1)" }
         capture(driver, atMs: atMs, reason: "start")
         nextPeriodicMs = atMs + intervalMs
     }
@@ -90,12 +89,12 @@ public final class RunRecorder {
 
     func capture(_ driver: ScenarioDriver, atMs ms: EpochMs, reason: String, force: Bool = false) {
         guard force || recording.moments.count < Self.maxMoments else { return }
-        var screens: [String: String] = [:]
+        var drawn: [String: String] = [:]
         for role in DeviceRole.allCases where driver.isRunning(role) {
-            for (key, svg) in driver.captureScreens(role, Self.screens.filter { $0.0 == role }.map(\.1)) {
-                screens["\(role.rawValue)/\(key)"] = svg
+            for (key, svg) in driver.captureScreens(role, screens.filter { $0.0 == role }.map(\.1)) {
+                drawn["\(role.rawValue)/\(key)"] = svg
             }
         }
-        recording.moments.append(ScreenMoment(atMs: ms, reason: reason, screens: screens))
+        recording.moments.append(ScreenMoment(atMs: ms, reason: reason, screens: drawn))
     }
 }

@@ -21,6 +21,8 @@ public struct RunRecording: Sendable {
     /// checks made at the end, such as the invariants, have no time and are not in it).
     public var checkTimesMs: [EpochMs] = []
     public var moments: [ScreenMoment] = []
+    /// Every screen the moments may show, as `role/screen`, in the apps' order.
+    public var screens: [String] = []
 
     public init(startMs: EpochMs, timeZone: String, language: AppLanguage) {
         self.startMs = startMs

@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// The outcome of one expectation or failure in a run.
 public struct CheckOutcome: Sendable {

@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// `expect converged`, part by part: compares what the phone and the watch report in
 /// `query sync-state` and names each part that differs (docs/SCENARIOS.md, *Convergence*):

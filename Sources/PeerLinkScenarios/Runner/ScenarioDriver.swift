@@ -82,6 +82,8 @@ public protocol ScenarioDriver: AnyObject {
     /// `screens` of the running node `role` drawn (`show SCREEN --svg`), by screen name.
     /// Read-only: asking changes nothing about the run.
     func captureScreens(_ role: DeviceRole, _ screens: [String]) -> [String: String]
+    /// The screens the HTML report draws at its moments (`show SCREEN --svg`).
+    var reportScreens: [(DeviceRole, String)] { get }
 }
 
 extension ScenarioDriver {
@@ -90,4 +92,5 @@ extension ScenarioDriver {
     public func nodeLogs() -> [String] { [] }
     public func takeFrames() -> [FrameRecord] { [] }
     public func captureScreens(_ role: DeviceRole, _ screens: [String]) -> [String: String] { [:] }
+    public var reportScreens: [(DeviceRole, String)] { [] }
 }

@@ -1,6 +1,5 @@
 import PeerLinkCore
 import PeerLinkSim
-import CountdownDomain
 
 /// Runs a scenario's steps against a driver: moves virtual time, applies faults, sends
 /// commands, checks expectations, and reports.

@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// A node's wall clock as scenario faults make it: true time plus a bump, a drift, or frozen.
 /// The runner turns it into the node's wall offset at every clock move.

@@ -1,5 +1,4 @@
 import PeerLinkCore
-import FitnessDomain
 
 /// Checks that each node's durable counters only move forward, across restarts and crashes:
 /// the hybrid logical clock, the replica's change counter and what it acknowledged of its
@@ -55,7 +54,8 @@ public struct NodeInvariants: Sendable {
     /// The counters a store holds (what a rolled-back node restarts with).
     static func counters(in store: KeyValueStore, role: DeviceRole) -> Counters? {
         guard let p = try? LinkPersistence.load(from: store, newIncarnation: 0), p.incarnation != 0,
-              let (replica, sync) = try? ReplicaPersistence.load(from: store, replica: role.replicaID, schema: .fitnessAndCountdown), let s = sync else { return nil }
+              // Only counters are read: the app's schema (what merges may do) does not matter here.
+              let (replica, sync) = try? ReplicaPersistence.load(from: store, replica: role.replicaID, schema: ReplicaSchema()), let s = sync else { return nil }
         return Counters(linkIncarnation: p.incarnation, replicaIncarnation: s.incarnation, linkPeer: p.peerIncarnation,
                         replicaPeer: s.peerIncarnation, clock: replica.clock.last,
                         own: SIMD8(replica.seq, p.nextSeq, p.highestSeqSent, p.contextVersion, p.nextFileNumber, p.nextInboxSeq, 0, 0),

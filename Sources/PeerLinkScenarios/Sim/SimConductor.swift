@@ -1,13 +1,17 @@
 import PeerLinkCore
 
-/// Sim mode in one call: `SimConductor(options:).run(scenario)`.
+/// Sim mode in one call: `SimConductor(apps: apps, options: options).run(scenario)`.
 public struct SimConductor {
+    let apps: SimApps
     let options: SimOptions
-    public init(options: SimOptions = SimOptions()) { self.options = options }
+    public init(apps: SimApps, options: SimOptions = SimOptions()) {
+        self.apps = apps
+        self.options = options
+    }
 
     /// Runs `scenario` on a fresh simulated network; never throws (failures are in the result).
     public func run(_ scenario: Scenario) -> ScenarioResult {
-        let runner = ScenarioRunner(driver: SimDriver(options: options))
+        let runner = ScenarioRunner(driver: apps.driver(options))
         runner.convergeWithinMs = options.convergeWithinMs
         if options.recordsReport { runner.recorder = RunRecorder(scenario: scenario) }
         return runner.run(scenario)

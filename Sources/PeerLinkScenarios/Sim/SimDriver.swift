@@ -1,11 +1,5 @@
 import PeerLinkCore
 import PeerLinkSim
-import CountdownDomain
-import PhoneNode
-import WatchNode
-
-/// The simulated network the sim driver runs: the real phone and watch apps.
-public typealias AppNetwork = SimulatedNetwork<PhoneApp, WatchApp>
 
 /// Options of a sim-mode run.
 public struct SimOptions: Sendable {
@@ -26,25 +20,31 @@ public struct SimOptions: Sendable {
     public init() {}
 }
 
-/// Sim mode: `PhoneApp` and `WatchApp` in one process over `SimulatedNetwork`, on its
+/// Sim mode: a pair's phone and watch apps in one process over `SimulatedNetwork`, on its
 /// virtual clock, every random choice drawn from the scenario's seed. No wall clock, no
 /// system randomness, no sockets: the same scenario and seed give the same trace.
-public final class SimDriver: ScenarioDriver {
+public final class SimDriver<Pair: AppPair>: SimulationDriver {
+    public typealias Network = SimulatedNetwork<Pair.Phone, Pair.Watch>
     public let modeName = "sim"
+    /// The apps (one value for the run: what it holds outlives the apps' crashes).
+    public let pair: Pair
     let options: SimOptions
-    public private(set) var network: AppNetwork?
-    /// Where the phone's CSV exports go (the share sheet's stand-in); it outlives crashes.
-    public let exports = MemoryFileSink()
+    public private(set) var network: Network?
     public private(set) var ledger = TransferLedger()
     public private(set) var invariants = NodeInvariants()
     var traceTaken = 0
     /// The last quiet state, valid until something is done to a node, the link or the clock.
     var lastQuiet: QuietState?
 
-    public init(options: SimOptions = SimOptions()) { self.options = options }
+    public init(pair: Pair, options: SimOptions = SimOptions()) {
+        self.pair = pair
+        self.options = options
+    }
+
+    public var reportScreens: [(DeviceRole, String)] { pair.reportScreens }
 
     /// The network, or an error when `start` has not run.
-    func net() throws -> AppNetwork {
+    func net() throws -> Network {
         guard let n = network else { throw NodeCallError(message: "the simulated network is not started") }
         return n
     }
@@ -60,10 +60,10 @@ public final class SimDriver: ScenarioDriver {
         // As the process shell does on a virtual clock.
         pc.reconnectInitialMs = 100
         wc.reconnectInitialMs = 100
-        let sink = exports
-        let n = try AppNetwork(seed: rng.next(), startMs: s.startMs,
-                               phone: .init(makeApp: { PhoneApp(fileSink: sink) }, config: pc, calendar: calendar, language: s.language),
-                               watch: .init(makeApp: { WatchApp() }, config: wc, calendar: calendar, language: s.language))
+        let pair = self.pair
+        let n = try Network(seed: rng.next(), startMs: s.startMs,
+                            phone: .init(makeApp: { pair.makePhone() }, config: pc, calendar: calendar, language: s.language),
+                            watch: .init(makeApp: { pair.makeWatch() }, config: wc, calendar: calendar, language: s.language))
         n.recordsTrace = options.recordsTrace
         n.recordsFrames = options.recordsReport
         n.faults = NetworkFaults(LinkFaults())
@@ -153,7 +153,7 @@ public final class SimDriver: ScenarioDriver {
     }
 
     /// The process shell's own commands: `clock` (read), `tz ZONE`, `disconnect`.
-    func shellCommand(_ role: DeviceRole, _ c: NodeCommand, _ n: AppNetwork) -> Result<PlistValue, NodeCallError>? {
+    func shellCommand(_ role: DeviceRole, _ c: NodeCommand, _ n: Network) -> Result<PlistValue, NodeCallError>? {
         switch c.words.first {
         case "clock" where c.words.count == 1:
             let offset = role == .phone ? n.phone.wallOffsetMs : n.watch.wallOffsetMs
@@ -274,7 +274,7 @@ public final class SimDriver: ScenarioDriver {
 
     /// Reads the engine's session and replica in place: this runs after every entry point,
     /// and copying the whole context each time was most of its cost.
-    private func observe<A: NodeApp>(_ role: DeviceRole, _ engine: NodeEngine<A>, _ n: AppNetwork) {
+    private func observe<A: NodeApp>(_ role: DeviceRole, _ engine: NodeEngine<A>, _ n: Network) {
         let (counters, state) = engine.readContext { (TransferLedger.Counters(&$0, engine: ObjectIdentifier(engine)), NodeInvariants.counters(&$0)) }
         ledger.observe(role, counters: counters, session: { engine.ctx.session }, store: n.store(role), nowMs: n.now)
         invariants.observe(role, state, nowMs: n.now)

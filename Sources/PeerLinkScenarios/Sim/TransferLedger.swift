@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// Follows every user-info transfer between the two simulated nodes, from the sender's
 /// durable outbox to the receiver's receive log, across crashes, store resets and rollbacks.

@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// Options of a sweep run.
 public struct SweepOptions: Sendable {
@@ -19,8 +18,10 @@ public struct SweepOptions: Sendable {
     /// Runs each seed twice with its trace recorded and fails the seed when the two traces
     /// differ (`--check-determinism`).
     public var checksDeterminism = false
+    /// The apps each seed runs.
+    public var apps: SimApps
 
-    public init() {}
+    public init(apps: SimApps) { self.apps = apps }
 }
 
 /// The outcome of one seed.
@@ -81,7 +82,7 @@ public enum SeedSweep {
     /// workload's operations, then the recovery, the final `expect converged`, and the
     /// workload's model check or the `always` expectations.
     public static func faultedScenario(_ s: Scenario, faults: FaultSchedule, ops: WorkloadOps? = nil,
-                                       options: SweepOptions = SweepOptions()) -> Scenario {
+                                       options: SweepOptions) -> Scenario {
         var steps: [(ScenarioStep, Int)] = []
         var kept: [ScenarioStep] = []
         for step in s.steps {
@@ -129,11 +130,11 @@ public enum SeedSweep {
     /// Runs `scenario` with `faults` (and `ops` when the options have a workload); the network
     /// is seeded from `seed` too. `tracing` records the trace, whose hash the outcome keeps.
     public static func run(_ scenario: Scenario, seed: UInt64, faults: FaultSchedule, ops: WorkloadOps? = nil,
-                           options: SweepOptions = SweepOptions(), tracing: Bool = false) -> SeedOutcome {
+                           options: SweepOptions, tracing: Bool = false) -> SeedOutcome {
         var o = SimOptions()
         o.recordsTrace = tracing
         o.networkSeed = seed
-        let driver = SimDriver(options: o)
+        let driver = options.apps.driver(o)
         let runner = ScenarioRunner(driver: driver)
         runner.convergeWithinMs = options.convergeWithinMs
         let workloadOps = options.workload.map { ops ?? WorkloadGenerator.generate($0, seed: seed, scenario: scenario) }
@@ -178,7 +179,7 @@ public enum SeedSweep {
     /// Runs seed `seed` of a sweep: its random schedule (or `faults` when given) and workload
     /// operations (or `ops`), shrunk together on failure.
     public static func sweepSeed(_ scenario: Scenario, seed: UInt64, faults given: FaultSchedule? = nil, ops givenOps: WorkloadOps? = nil,
-                                 options: SweepOptions = SweepOptions()) -> SeedOutcome {
+                                 options: SweepOptions) -> SeedOutcome {
         let faults = given ?? FaultSchedule.random(seed: seed, spanMs: spanMs(scenario, options: options), allowing: options.classes)
         let ops = options.workload.map { givenOps ?? WorkloadGenerator.generate($0, seed: seed, scenario: scenario) }
         var outcome = run(scenario, seed: seed, faults: faults, ops: ops, options: options, tracing: options.checksDeterminism)

@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// Why shard reports cannot be merged: one line naming the files and seeds at fault.
 public struct ShardMergeRefusal: Error, Sendable, CustomStringConvertible {

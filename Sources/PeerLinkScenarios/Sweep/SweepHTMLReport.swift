@@ -41,12 +41,12 @@ extension SeedSweep {
     /// Runs one seed as `run` does (with its workload's operations `ops`), recorded for the
     /// report (trace, frames, screens).
     public static func recordedRun(_ scenario: Scenario, seed: UInt64, faults: FaultSchedule, ops: WorkloadOps? = nil,
-                                   options: SweepOptions = SweepOptions()) -> ScenarioResult {
+                                   options: SweepOptions) -> ScenarioResult {
         var o = SimOptions()
         o.networkSeed = seed
         o.recordsReport = true
         let faulted = faultedScenario(scenario, faults: faults, ops: ops, options: options)
-        let runner = ScenarioRunner(driver: SimDriver(options: o))
+        let runner = ScenarioRunner(driver: options.apps.driver(o))
         runner.convergeWithinMs = options.convergeWithinMs
         if let kind = options.workload, ops != nil { runner.workload = WorkloadRun(kind: kind) }
         runner.recorder = RunRecorder(scenario: faulted)

@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// Why a file is not a sweep report this sync-sim can read.
 public struct SweepReportError: Error, Sendable, CustomStringConvertible {
@@ -69,7 +68,7 @@ extension SweepReport {
         guard sha == scenario.sha256 else { throw SweepReportError("its scenario text does not match its sha256 \(sha) (the file was edited)") }
         scenario.sha256 = sha
         let o = try top.object("options")
-        var settings = Settings(SweepOptions())
+        var settings = Settings(workload: nil, classes: FaultClass.allCases, shrink: true, checkDeterminism: false)
         let w = try o.optionalString("workload")
         settings.workload = try w.map { name throws(SweepReportError) in
             guard let k = WorkloadKind(rawValue: name) else { throw SweepReportError("options: unknown workload \"\(name)\"") }

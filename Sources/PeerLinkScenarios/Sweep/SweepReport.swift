@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// One shard of a sweep (`--shard i/n`): every n-th seed of the range, from the i-th.
 public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
@@ -44,16 +43,22 @@ public struct SweepReport: Sendable, Equatable {
         public var ops: String?
 
         public init(_ o: SweepOptions, faults: String? = nil, ops: String? = nil) {
-            workload = o.workload
-            classes = FaultClass.allCases.filter(o.classes.contains)
-            shrink = o.shrinks
-            checkDeterminism = o.checksDeterminism
+            self.init(workload: o.workload, classes: FaultClass.allCases.filter(o.classes.contains), shrink: o.shrinks,
+                      checkDeterminism: o.checksDeterminism, faults: faults, ops: ops)
+        }
+
+        public init(workload: WorkloadKind?, classes: [FaultClass], shrink: Bool, checkDeterminism: Bool, faults: String? = nil, ops: String? = nil) {
+            self.workload = workload
+            self.classes = classes
+            self.shrink = shrink
+            self.checkDeterminism = checkDeterminism
             self.faults = faults
             self.ops = ops
         }
 
-        public var sweepOptions: SweepOptions {
-            var o = SweepOptions()
+        /// The options of the sweep these settings describe, running `apps`.
+        public func sweepOptions(apps: SimApps) -> SweepOptions {
+            var o = SweepOptions(apps: apps)
             o.workload = workload
             o.classes = Set(classes)
             o.shrinks = shrink

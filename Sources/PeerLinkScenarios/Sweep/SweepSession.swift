@@ -1,6 +1,5 @@
 import Dispatch
 import PeerLinkCore
-import CountdownDomain
 import Synchronization
 
 /// A sweep over many seeds of one scenario, on `jobs` threads (each seed is an independent
@@ -16,7 +15,7 @@ public struct SweepSession: Sendable {
     /// Fixed workload operations for every seed instead of each seed's own (replays).
     public var ops: WorkloadOps?
 
-    public init(scenario: Scenario, seeds: [UInt64], options: SweepOptions = SweepOptions(), jobs: Int = 1, faults: FaultSchedule? = nil,
+    public init(scenario: Scenario, seeds: [UInt64], options: SweepOptions, jobs: Int = 1, faults: FaultSchedule? = nil,
                 ops: WorkloadOps? = nil) {
         self.scenario = scenario
         self.seeds = seeds

@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// The reference model of the countdown workload: plain last-writer-wins over the operations
 /// really issued, by the hybrid clock's stamps (the nodes' own), with a delete beating every

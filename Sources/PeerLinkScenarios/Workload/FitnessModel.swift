@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// The reference model of the fitness workload, in plain Swift over the operations really
 /// issued (no link, no faults), checked on both nodes after they converged:

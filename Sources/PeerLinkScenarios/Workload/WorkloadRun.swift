@@ -1,5 +1,4 @@
 import PeerLinkCore
-import CountdownDomain
 
 /// A write to one replicated field, as the node that made it stamped it.
 struct FieldWrite: Sendable {

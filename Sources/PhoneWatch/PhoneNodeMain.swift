@@ -61,12 +61,7 @@ public enum PhoneNodeMain {
                 print(usage)
                 return 0
             case .subcommand("pair", _):
-                let held = try StateDirectory(path: cl.stateDirectory, role: .phone)
-                defer { withExtendedLifetime(held) {} }
-                try makePrivateDirectory(cl.stateDirectory)  // an existing directory others could read is tightened
-                let secret = secureRandomBytes(PairingFile.secretBytes)
-                try PairingFile.write(secret, directory: cl.stateDirectory)
-                print(PairingFile.code(for: secret))
+                print(try NodePairing.create(stateDirectory: cl.stateDirectory))
                 if isatty(1) == 1 { StandardError.write("give this code to the watch on its standard input: watch-node pair --state DIR\n") }
                 return 0
             case .subcommand("show", let screen):

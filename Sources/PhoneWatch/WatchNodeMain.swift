@@ -7,43 +7,6 @@ import PeerLinkCore
 import PeerLinkPOSIX
 import WatchNode
 
-/// Reads a pairing code from `file` (nil: standard input), checks it, and stores its secret
-/// in the state directory (made 0700; the secret file 0600). A code that is not one, or a
-/// `file` group or others may read (it must be 0600 or stricter), is a usage error: nothing
-/// is stored.
-func storePairingCode(from file: String?, stateDirectory: String) throws {
-    let text: String
-    if let file {
-        // Like ssh with a private key: a code other users can read is no secret any more.
-        var st = stat()
-        guard stat(file, &st) == 0 else { throw UsageError("cannot read the pairing code from \(file)") }
-        guard st.st_mode & 0o077 == 0 else {
-            throw UsageError("\(file) can be read by other users (mode \(String(st.st_mode & 0o777, radix: 8))): keep a pairing code in a file only you can read (chmod 600 \(file))")
-        }
-        guard let t = readTextFile(file) else { throw UsageError("cannot read the pairing code from \(file)") }
-        text = t
-    } else {
-        if isatty(0) == 1 { StandardError.write("pairing code (as `phone-node pair` printed it): ") }
-        var bytes: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 512)
-        while bytes.count < 4096 {
-            let n = read(0, &buf, buf.count)
-            if n <= 0 { break }
-            bytes += buf[0..<n]
-            if bytes.contains(0x0A) { break }
-        }
-        text = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
-    }
-    switch PairingFile.parse(code: text.trimmingCharacters()) {
-    case .failure(let e): throw UsageError("not a pairing code: \(e)")
-    case .success(let secret):
-        let held = try StateDirectory(path: stateDirectory, role: .watch)  // not while a node runs on it
-        defer { withExtendedLifetime(held) {} }
-        try makePrivateDirectory(stateDirectory)  // an existing directory others could read is tightened
-        try PairingFile.write(secret, directory: stateDirectory)
-    }
-}
-
 /// `watch-node`'s command line, as a function: the `watch-node` executable calls it, and so
 /// does `sync-sim node watch …`.
 public enum WatchNodeMain {
@@ -100,7 +63,7 @@ public enum WatchNodeMain {
                 return 0
             case .subcommand("pair", let rest):
                 guard rest.isEmpty else { throw UsageError("pair takes no argument: the code is read from standard input (or --pair-file FILE)") }
-                try storePairingCode(from: cl.pairFile, stateDirectory: cl.stateDirectory)
+                try NodePairing.storeCode(from: cl.pairFile, stateDirectory: cl.stateDirectory)
                 print("paired: the code is stored in \(cl.stateDirectory)/\(PairingFile.fileName)")
                 return 0
             case .subcommand("show", let screen):
@@ -113,7 +76,7 @@ public enum WatchNodeMain {
                 throw UsageError("unknown command '\(s)'")
             case .run:
                 if showOptions.json || showOptions.svg || showOptions.atMs != nil { throw UsageError("--json, --svg and --at go with `show`") }
-                if let file = cl.pairFile { try storePairingCode(from: file, stateDirectory: cl.stateDirectory) }
+                if let file = cl.pairFile { try NodePairing.storeCode(from: file, stateDirectory: cl.stateDirectory) }
                 let node = try NodeProcess(options: cl.processOptions(role: .watch)) { WatchApp() }
                 return node.run()
             }
