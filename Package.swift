@@ -1,17 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The libraries are compiled with optimization in debug builds too: `swift test` replays
-/// thousands of simulated hours (every scenario in both modes and a 200-seed sweep of each),
-/// which an unoptimized build cannot do within CI's budget. Set `PEERLINK_ONONE=1` to build
-/// them unoptimized for the debugger.
-///
-/// Release builds also drop the runtime exclusivity checks of these libraries (about a tenth of
-/// the simulator's time: the engine and the network are classes); debug builds, which run the
-/// tests, keep them, so an overlapping access still traps there.
-let optimized: [SwiftSetting] = (Context.environment["PEERLINK_ONONE"] == nil ? [.unsafeFlags(["-O"])] : [])
-    + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-
 /// PeerLink: an iPhone app and its Apple Watch companion, simulated on Linux.
 ///
 /// Layers, arrows pointing down only (docs/ARCHITECTURE.md):
@@ -47,19 +36,19 @@ let package = Package(
         ),
 
         // MARK: - The protocol and its two shells
-        .target(name: "PeerLinkCore", dependencies: ["COpenSSL"], swiftSettings: optimized),
-        .target(name: "PeerLinkPOSIX", dependencies: ["PeerLinkCore", "CSQLite"], swiftSettings: optimized),
-        .target(name: "PeerLinkSim", dependencies: ["PeerLinkCore"], swiftSettings: optimized),
+        .target(name: "PeerLinkCore", dependencies: ["COpenSSL"]),
+        .target(name: "PeerLinkPOSIX", dependencies: ["PeerLinkCore", "CSQLite"]),
+        .target(name: "PeerLinkSim", dependencies: ["PeerLinkCore"]),
 
         // MARK: - The two apps: their domains, drawing, then the apps
-        .target(name: "SVGKit", swiftSettings: optimized),
-        .target(name: "FitnessDomain", dependencies: ["PeerLinkCore", "SVGKit"], swiftSettings: optimized),
-        .target(name: "CountdownDomain", dependencies: ["PeerLinkCore"], swiftSettings: optimized),
-        .target(name: "PhoneNode", dependencies: ["PeerLinkCore", "FitnessDomain", "CountdownDomain", "SVGKit"], swiftSettings: optimized),
-        .target(name: "WatchNode", dependencies: ["PeerLinkCore", "FitnessDomain", "CountdownDomain", "SVGKit"], swiftSettings: optimized),
+        .target(name: "SVGKit"),
+        .target(name: "FitnessDomain", dependencies: ["PeerLinkCore", "SVGKit"]),
+        .target(name: "CountdownDomain", dependencies: ["PeerLinkCore"]),
+        .target(name: "PhoneNode", dependencies: ["PeerLinkCore", "FitnessDomain", "CountdownDomain", "SVGKit"]),
+        .target(name: "WatchNode", dependencies: ["PeerLinkCore", "FitnessDomain", "CountdownDomain", "SVGKit"]),
 
         // MARK: - The scenario runner and the nodes' entry points
-        .target(name: "PeerLinkScenarios", dependencies: ["PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore", "SVGKit"], swiftSettings: optimized),
+        .target(name: "PeerLinkScenarios", dependencies: ["PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore", "SVGKit"]),
 
         // MARK: - The two apps bound together: their pair for the runner, the nodes' entry points
         .target(name: "PhoneWatch", dependencies: ["PhoneNode", "WatchNode", "PeerLinkScenarios", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain"]),
