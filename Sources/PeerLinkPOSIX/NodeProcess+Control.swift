@@ -72,7 +72,7 @@ extension NodeProcess {
             for id in Array(connections.keys) { drop(id, reason: "disconnect command") }
             return .ok(text: L10n.shellDisconnected(l))
         case "help":
-            return .ok(text: L10n.shellHelp(l))
+            return .ok(text: ShellCommands.helpText(l))
         default:
             return nil
         }

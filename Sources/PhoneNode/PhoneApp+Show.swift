@@ -61,7 +61,7 @@ extension PhoneApp {
         case "link":
             return .ok(linkScreenValue(ctx), text: linkScreenText(ctx))
         case "help":
-            return .ok(.string(Self.help(l)), text: Self.help(l))
+            return .ok(.string(Self.helpText(l)), text: Self.helpText(l))
         default:
             return .error(L10n.usage("show \(Self.screens.joined(separator: "|"))")(l))
         }
@@ -166,43 +166,4 @@ extension PhoneApp {
             "link errors: \(l.linkErrors)" + (l.lastLinkError.map { " — last \($0)" } ?? ""),
         ].joined(separator: "\n")
     }
-
-    // MARK: - Help
-
-    /// The command summary (`show help`), in `language`.
-    static func help(_ language: AppLanguage) -> String { language == .ja ? helpJa : helpEn }
-
-    static let helpJa = """
-        ヘルスケア: steps N | energy KCAL [--from T] [--to T] [--source phone|watch]（歩数・消費カロリー）; hr BPM [--at T]（心拍数）; sleep STAGE FROM TO（睡眠）
-                    authorize grant|deny steps|activeEnergy|heartRate|sleepAnalysis|all（HealthKit 連携）
-        モーション: motion FLAGS CONFIDENCE [--at T]; live STATE [--hr BPM] [--kcal KCAL] [--elapsed S]
-        ウォッチ:   complication [push]（App Groupのデータを送る）
-        設定:       settings step-goal N | settings notifications|weekly-summary|run-detection on|off
-        通知:       notification respond ID|last accept|dismiss
-        書き出し:   export csv（データをエクスポート）
-        アプリ:     app foreground|background; widget tap small|medium|countdown
-        目標:       \(CountdownCommands.usage)
-        通信:       message send JSON [--no-reply] [--timeout 5s] · context set JSON · context · userinfo send JSON · outbox
-                    userinfo cancel SEQ · file send PATH · files · file cancel ID · complication push JSON · link
-                    （あとから届く返信や転送の結果は「! …」の行に出ます）
-        画面:       show \(screens.joined(separator: "|"))   （T: HH:MM[:SS]、オフセット付きのISO日時、またはエポックミリ秒）
-        照会:       query PATH…（一覧は docs/PHONE.md）
-        """
-
-    static let helpEn = """
-        health:   steps N | energy KCAL [--from T] [--to T] [--source phone|watch]; hr BPM [--at T]; sleep STAGE FROM TO
-                  authorize grant|deny steps|activeEnergy|heartRate|sleepAnalysis|all
-        motion:   motion FLAGS CONFIDENCE [--at T]; live STATE [--hr BPM] [--kcal KCAL] [--elapsed S]
-        watch:    complication [push]
-        settings: settings step-goal N | settings notifications|weekly-summary|run-detection on|off
-        notify:   notification respond ID|last accept|dismiss
-        export:   export csv
-        app:      app foreground|background; widget tap small|medium|countdown
-        goals:    \(CountdownCommands.usage)
-        link:     message send JSON [--no-reply] [--timeout 5s] · context set JSON · context · userinfo send JSON · outbox
-                  userinfo cancel SEQ · file send PATH · files · file cancel ID · complication push JSON · link
-                  (replies and transfer outcomes come later as "! …" lines)
-        show:     show \(screens.joined(separator: "|"))   (T: HH:MM[:SS], ISO date-time with offset, or epoch ms)
-        queries:  see docs/PHONE.md
-        """
 }

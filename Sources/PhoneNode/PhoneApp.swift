@@ -10,8 +10,8 @@ import CountdownDomain
 /// the one adapter `perform` (PhoneApp+Link.swift),
 /// and the one thing it writes outside the store, the CSV export, goes through the injected
 /// `PhoneFileSink`. Time comes from `ctx.now`, the time zone from `ctx.calendar`, and app
-/// timers run through `nextDeadline` / `onTick`. The commands and queries are listed in
-/// `docs/PHONE.md`.
+/// timers run through `nextDeadline` / `onTick`. The commands are the table `commands`
+/// (PhoneApp+Commands.swift); they and the queries are listed in `docs/PHONE.md`.
 public struct PhoneApp: NodeApp {
     /// Health samples are a grow-only set; everything else is changeable records.
     public static let replicaSchema = ReplicaSchema.fitnessAndCountdown
@@ -132,24 +132,9 @@ public struct PhoneApp: NodeApp {
 
     // MARK: - Commands
 
+    /// Runs `command` through its row of `commands` (PhoneApp+Commands.swift).
     mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
-        let w = command.words
-        switch w.first {
-        case "steps", "energy", "hr", "sleep": return sampleCommand(command, &ctx)
-        case "authorize": return authorizeCommand(w, &ctx)
-        case "motion": return motionCommand(command, &ctx)
-        case "live": return liveCommand(command, &ctx)
-        case "complication": return complicationCommand(w, &ctx)
-        case "settings": return settingsCommand(w, &ctx)
-        case "notification", "notifications": return notificationCommand(w, &ctx)
-        case "export": return exportCommand(w, &ctx)
-        case "app": return appCommand(w, &ctx)
-        case "widget": return widgetTapCommand(w, &ctx)
-        case "show": return show(Array(w.dropFirst()), ctx)
-        case "workouts": return show(["workouts"], ctx)
-        case let verb? where CountdownCommands.verbs.contains(verb): return goalCommand(w, &ctx)
-        default: return .error(L10n.unknownCommand(command.raw)(ctx.language))
-        }
+        Self.commands.run(&self, command, &ctx)
     }
 
     /// `app foreground|background`: the user opens or leaves the app.

@@ -199,41 +199,6 @@ extension WatchApp {
 
     // MARK: - Screens
 
-    /// The app's commands, for `show help`, in `language`.
-    public static func helpText(_ language: AppLanguage) -> String { language == .ja ? helpTextJa : helpTextEn }
-
-    static let helpTextJa = """
-        ワークアウト: crown +1|-1（種類を選ぶ）· location indoor|outdoor · workout prepare [TYPE]|start [TYPE]|pause|resume|stop|end|discard
-        サンプル:     hr BPM（心拍数）· energy KCAL [--over DURATION]（消費カロリー）· steps N [--over DURATION]（歩数）
-        設定:         settings step-goal N（1,000〜100,000歩）
-        目標:         \(CountdownCommands.usage)
-        アプリ:       app foreground|background|wrist-down|wrist-up · runtime start self-care|mindfulness|physical-therapy|smart-alarm · runtime stop
-        画面:         show workout|picker|rings|complication|goals|app|link|help
-        通信:         message send JSON [--no-reply] [--timeout 5s] · context set JSON · context · userinfo send JSON · outbox
-                      userinfo cancel SEQ · file send PATH · files · file cancel ID · link（あとから届く返信や転送の結果は「! …」の行に出ます）
-        照会:         query PATH…（一覧は docs/WATCH.md）
-        （TYPE: running、walking、cycling。DURATION: 30s、5m、1h30m）
-        """
-
-    static let helpTextEn = """
-        workout:      crown +1|-1 · location indoor|outdoor · workout prepare [TYPE]|start [TYPE]|pause|resume|stop|end|discard
-        samples:      hr BPM · energy KCAL [--over DURATION] · steps N [--over DURATION]
-        settings:     settings step-goal N (1,000–100,000)
-        goals:        \(CountdownCommands.usage)
-        lifecycle:    app foreground|background|wrist-down|wrist-up · runtime start self-care|mindfulness|physical-therapy|smart-alarm · runtime stop
-        screens:      show workout|picker|rings|complication|goals|app|link|help
-        link:         message send JSON [--no-reply] [--timeout 5s] · context set JSON · context · userinfo send JSON · outbox
-                      userinfo cancel SEQ · file send PATH · files · file cancel ID · link (replies and transfer outcomes come later as "! …" lines)
-        queries:      query workouts [last …] · workout state|id|elapsed|activity|location|samples|energy · workout hr latest|avg|min|max|count
-                      rings steps|energy value|goal|fraction|closed · steps today · settings step-goal|energy-goal
-                      complication value|max|fraction|label|reloads|total-reloads|pending|entries · goal top title|days|status · goal count|reloads
-                      reachable · app state|running|reachable · runtime state|kind|expiresAtMs|last-end · mirror sent|skipped|bytes|last-skip|active
-                      files sent|queued|delivered|failed|outstanding|transferring|progress · files last name|bytes|samples
-                      messages sent|failed|received · link-errors last|count · complication pushes [complication|ordinary|total]
-                      context [received|settings [FIELD]] · errors last|count
-        (TYPE: running, walking, cycling; DURATION: 30s, 5m, 1h30m)
-        """
-
     /// `show workout|picker|rings|complication|goals|app|link|help`.
     func showCommand(_ w: [String], _ ctx: NodeContext) -> CommandReply {
         let usage = L10n.usage("show workout|picker|rings|complication|goals|app|link|help")(ctx.language)

@@ -14,7 +14,8 @@ import CountdownDomain
 /// `performLinkEffects` (WatchApp+Link.swift); what the phone sends comes in through
 /// `onLinkEvent` (WatchApp+Phone.swift).
 ///
-/// The commands and queries are listed in docs/WATCH.md; `show help` prints them.
+/// The commands are the table `commands` (WatchApp+Commands.swift); they and the queries are
+/// listed in docs/WATCH.md, and `show help` prints them.
 public struct WatchApp: NodeApp {
     /// The phone's schema: both write the same collections.
     public static let replicaSchema = ReplicaSchema.fitnessAndCountdown
@@ -85,24 +86,10 @@ public struct WatchApp: NodeApp {
         refreshDay(&ctx)
     }
 
-    /// Runs one command; a refusal is returned as `.error` and remembered for `errors last`.
+    /// Runs one command through its row of `commands` (WatchApp+Commands.swift); a refusal is
+    /// returned as `.error` and remembered for `errors last`.
     public mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
-        let w = command.words
-        let reply: CommandReply
-        switch w.first {
-        case "crown": reply = crownCommand(w, &ctx)
-        case "location": reply = locationCommand(w, &ctx)
-        case "workout": reply = workoutCommand(w, &ctx)
-        case "hr": reply = heartRateCommand(w, &ctx)
-        case "energy": reply = energyCommand(command, &ctx)
-        case "steps": reply = stepsCommand(command, &ctx)
-        case "settings": reply = settingsCommand(w, &ctx)
-        case "app": reply = appCommand(w, &ctx)
-        case "runtime": reply = runtimeCommand(w, &ctx)
-        case "show": reply = showCommand(w, ctx)
-        case "goal", "goals", "profile": reply = goalCommand(w, &ctx)
-        default: reply = .error(L10n.unknownCommand(command.raw)(ctx.language))
-        }
+        let reply = Self.commands.run(&self, command, &ctx)
         if !reply.isOK { noteError(reply.text) }
         return reply
     }

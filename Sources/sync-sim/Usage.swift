@@ -5,6 +5,9 @@ let usage = """
            sync-sim sweep FILE --seed S [--faults "…"] [--workload NAME [--ops "…"]]
            sync-sim merge SHARD.json… [--json PATH] [--junit PATH] [--html PATH]
                                           combine the reports of a sweep's shards (`merge --help`)
+           sync-sim commands phone|watch|node|shell [--markdown] [--locale ja|en]
+                                          a node's commands, from the table behind its dispatch and
+                                          `help` (`--markdown`: the reference in docs/PHONE.md, WATCH.md)
            sync-sim node phone|watch [node options]
                                           run this executable as phone-node or watch-node (process
                                           mode starts its nodes this way; `… --help` lists their options)

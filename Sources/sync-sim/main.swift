@@ -20,6 +20,7 @@ if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "node" {
 }
 
 if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "merge" { exit(runMerge(Array(CommandLine.arguments.dropFirst(2)))) }
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "commands" { exit(runCommands(Array(CommandLine.arguments.dropFirst(2)))) }
 if CommandLine.arguments.dropFirst() == ["--version"] {
     print("sync-sim \(PeerLinkVersion.string) (commit \(buildCommit(scenarioFile: nil, environment: processEnvironment())))")
     exit(0)

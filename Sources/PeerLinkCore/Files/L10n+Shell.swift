@@ -15,19 +15,6 @@ extension L10n {
         return LocalizedText(ja: "使い方: show SCREEN --svg（SCREEN: \(list)）", en: "usage: show SCREEN --svg (SCREEN: \(list))")
     }
     public static let shellDisconnected = LocalizedText(ja: "接続を切りました", en: "disconnected")
-    public static let shellHelp = LocalizedText(
-        ja: """
-            ノードのコマンド: status, digest, link, outbox, records COLLECTION, query PATH…, \
-            message send JSON [--no-reply] [--timeout 5s], context [set JSON], userinfo send JSON, userinfo cancel SEQ, \
-            file send PATH, files, file cancel ID, clock [set MS|advance MS|offset MS], tz ZONE, log [level LEVEL], disconnect, quit \
-            — アプリのコマンドは show help で表示します
-            """,
-        en: """
-            node commands: status, digest, link, outbox, records COLLECTION, query PATH…, \
-            message send JSON [--no-reply] [--timeout 5s], context [set JSON], userinfo send JSON, userinfo cancel SEQ, \
-            file send PATH, files, file cancel ID, clock [set MS|advance MS|offset MS], tz ZONE, log [level LEVEL], disconnect, quit \
-            — the app's: see `show help`
-            """)
     public static let shellClockUsage = LocalizedText(
         ja: "使い方: clock set MS [idle-link] | clock advance MS [idle-link] | clock offset MS",
         en: "usage: clock set MS [idle-link] | clock advance MS [idle-link] | clock offset MS")

@@ -88,7 +88,11 @@ public protocol NodeApp: Sendable {
     func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool
     /// The reply to a command that only reads (`show SCREEN --svg`), computed without changing
     /// anything; nil when `command` is not one of those (the engine then runs `onCommand`).
+    /// By default the `readOnly` column of `commands`.
     func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply?
+    /// The app's commands (CommandTable.swift): what its `onCommand` dispatches through, what
+    /// `readOnlyReply` answers from, what `help` and the docs' command reference list. None by default.
+    static var commands: CommandTable<Self> { get }
 }
 
 extension NodeApp {
@@ -100,5 +104,8 @@ extension NodeApp {
     public func nextDeadline(_ ctx: NodeContext) -> EpochMs? { nil }
     public func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? { nil }
     public func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool { false }
-    public func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? { nil }
+    public func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? {
+        Self.commands.readOnlyReply(self, command, ctx)
+    }
+    public static var commands: CommandTable<Self> { CommandTable() }
 }

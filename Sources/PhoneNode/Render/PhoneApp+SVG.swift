@@ -2,8 +2,9 @@ import PeerLinkCore
 import CountdownDomain
 
 /// `show SCREEN --svg`: the phone's screens drawn, from the same view models as the text
-/// screens (`show SCREEN`). Read-only: it is answered through `NodeApp.readOnlyReply`, so a
-/// running node, `phone-node show … --svg` and the report's captures change nothing.
+/// screens (`show SCREEN`). Read-only: it is the `readOnly` column of the `show` rows
+/// (PhoneApp+Commands.swift), answered through `NodeApp.readOnlyReply`, so a running node,
+/// `phone-node show … --svg` and the report's captures change nothing.
 extension PhoneApp {
     /// The screens drawn as SVG.
     public static let svgScreens = [
@@ -12,7 +13,7 @@ extension PhoneApp {
     ]
 
     /// `show SCREEN --svg` (also `show history weekly --svg`); nil for any other command.
-    public func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? {
+    func svgReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? {
         let w = command.words
         guard w.count >= 3, w.first == "show", w.last == "--svg" else { return nil }
         let name = w.dropFirst().dropLast().joined(separator: "-")

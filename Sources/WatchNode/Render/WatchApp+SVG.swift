@@ -1,13 +1,14 @@
 import PeerLinkCore
 
 /// `show SCREEN --svg`: the watch's screens drawn from the view models of its text screens.
-/// Read-only (`NodeApp.readOnlyReply`): asking changes nothing.
+/// Read-only (the `readOnly` column of the `show` rows, WatchApp+Commands.swift, answered
+/// through `NodeApp.readOnlyReply`): asking changes nothing.
 extension WatchApp {
     /// The screens drawn as SVG.
     public static let svgScreens = ["workout", "rings", "complication", "activity-picker", "goals"]
 
     /// `show SCREEN --svg`; nil for any other command.
-    public func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? {
+    func svgReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? {
         let w = command.words
         guard w.count == 3, w.first == "show", w.last == "--svg" else { return nil }
         guard let svg = svgScreen(w[1], ctx) else {
