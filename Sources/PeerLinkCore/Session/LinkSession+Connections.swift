@@ -42,7 +42,7 @@ extension LinkSession {
         failPendingMessages(WCError(.notReachable, "the link to the \(config.role.peer) went down"), connection: id)
         awaitingReply = awaitingReply.filter { $0.value != id }
         resetIncomingFileProgress()
-        actions.append(.deliver(.linkDidChange(up: false)))
+        out.deliver(.linkDidChange(up: false))
         updateReachability()
         scheduleReconnect(now: now)
     }
@@ -57,7 +57,7 @@ extension LinkSession {
         handshakes[id] = nil
         stats.connectionsRejected += 1
         noteRefusal(.warning, "rejected connection \(id): \(reason)", now: clockMs)
-        actions.append(.close(id, reason: reason))
+        out.close(id, reason: reason)
     }
 
     /// The longest prefix of `s` of at most `n` bytes of UTF-8 that ends on a character.
@@ -82,7 +82,7 @@ extension LinkSession {
         if isPeer { stats.tamperingDetected += 1 }
         handshakes[id] = nil
         noteRefusal(.warning, "\(isPeer ? "closing" : "rejected") connection \(id): \(isPeer ? "" : "malformed input: ")\(reason)", now: now)
-        actions.append(.close(id, reason: "malformed input: \(reason)"))
+        out.close(id, reason: "malformed input: \(reason)")
     }
 
     /// The connection ended in the middle of a record (logged as a refusal: a stranger that

@@ -60,7 +60,7 @@ extension LinkSession {
             var b = WriteBatch()
             LinkPersistence.contextWrite(received: value, into: &b)
             deliverContent(.applicationContext(value), into: &b)
-            actions.append(.persist(b))
+            out.persist(b)
             flushMeta()
         }
         send(a.id, Frame(.contextAck, FrameBodies.encodeVarint(c.version)))

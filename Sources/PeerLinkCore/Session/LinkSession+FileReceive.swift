@@ -38,14 +38,14 @@ extension LinkSession {
         }
         if let cur = persistent.incomingFile, cur.number == offer.number, cur.sizeBytes == offer.sizeBytes, cur.name == offer.name {
             // A resume: drop whatever was written past the committed offset.
-            actions.append(.file(.truncate(path: partPath(cur.number), sizeBytes: cur.committedBytes)))
+            out.file(.truncate(path: partPath(cur.number), sizeBytes: cur.committedBytes))
         } else {
             dropIncomingFile()
             let f = IncomingFile(number: offer.number, name: offer.name, sizeBytes: offer.sizeBytes, sha256: [],
                                  metadata: offer.metadata, committedBytes: 0, verifyFailures: 0)
             persistent.incomingFile = f
             persist { LinkPersistence.incomingWrite(f, into: &$0) }
-            actions.append(.file(.truncate(path: partPath(f.number), sizeBytes: 0)))
+            out.file(.truncate(path: partPath(f.number), sizeBytes: 0))
         }
         resetIncomingFileProgress()
         let cur = persistent.incomingFile!
@@ -69,7 +69,7 @@ extension LinkSession {
             persist { LinkPersistence.incomingWrite(cur, into: &$0) }
         }
         if cur.committedBytes == cur.sizeBytes {
-            actions.append(.file(.verify(number: n, path: partPath(n), sha256: sha)))
+            out.file(.verify(number: n, path: partPath(n), sha256: sha))
         } else if incomingWrittenBytes < cur.sizeBytes, let a = active {
             // The sender thinks it sent everything, yet bytes are missing: our `fileResume` (after a
             // gap or a failed check) was lost. Ask again, or neither side would send anything more.
@@ -93,7 +93,7 @@ extension LinkSession {
         }
         guard count > 0 else { return }
         let path = partPath(n)
-        actions.append(.file(.write(path: path, offset: offset, bytes: frame.body[start...])))
+        out.file(.write(path: path, offset: offset, bytes: frame.body[start...]))
         incomingWrittenBytes += count
         stats.fileBytesReceived += count
         let complete = incomingWrittenBytes == cur.sizeBytes
@@ -105,12 +105,12 @@ extension LinkSession {
             return
         }
         progressReportedAt = incomingWrittenBytes
-        actions.append(.file(.sync(path: path)))
+        out.file(.sync(path: path))
         cur.committedBytes = incomingWrittenBytes
         persistent.incomingFile = cur
         persist { LinkPersistence.incomingWrite(cur, into: &$0) }
         if complete {
-            if !cur.sha256.isEmpty { actions.append(.file(.verify(number: n, path: path, sha256: cur.sha256))) }
+            if !cur.sha256.isEmpty { out.file(.verify(number: n, path: path, sha256: cur.sha256)) }
         } else {
             send(a.id, Frame(.fileAck, FrameBodies.FileAck.progress(number: n, offset: cur.committedBytes).encode()))
         }
@@ -124,14 +124,14 @@ extension LinkSession {
         if matches {
             let file = ReceivedFile(path: Self.inboxPath(peerIncarnation: persistent.peerIncarnation, number: number, name: cur.name),
                                     name: cur.name, metadata: cur.metadata, sizeBytes: cur.sizeBytes)
-            actions.append(.file(.move(from: part, to: file.path)))
+            out.file(.move(from: part, to: file.path))
             persistent.incomingFile = nil
             persistent.lastFileDelivered = number
             metaDirty = true
             var b = WriteBatch()
             LinkPersistence.incomingWrite(nil, into: &b)
             deliverContent(.file(file), into: &b)
-            actions.append(.persist(b))
+            out.persist(b)
             flushMeta()
             if let conn { send(conn, Frame(.fileAck, FrameBodies.FileAck.delivered(number: number).encode())) }
             return
@@ -148,7 +148,7 @@ extension LinkSession {
         cur.committedBytes = 0
         persistent.incomingFile = cur
         resetIncomingFileProgress()
-        actions.append(.file(.truncate(path: part, sizeBytes: 0)))
+        out.file(.truncate(path: part, sizeBytes: 0))
         persist { LinkPersistence.incomingWrite(cur, into: &$0) }
         if let conn { send(conn, Frame(.fileResume, FrameBodies.encodeVarints(number, 0))) }
     }
@@ -174,7 +174,7 @@ extension LinkSession {
     /// Forgets the incoming file and deletes its partial content.
     mutating func dropIncomingFile() {
         guard let cur = persistent.incomingFile else { return }
-        actions.append(.file(.remove(path: partPath(cur.number))))
+        out.file(.remove(path: partPath(cur.number)))
         persistent.incomingFile = nil
         persist { LinkPersistence.incomingWrite(nil, into: &$0) }
         resetIncomingFileProgress()

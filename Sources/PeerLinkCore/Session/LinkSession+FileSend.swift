@@ -32,7 +32,7 @@ extension LinkSession {
         persistent.nextFileNumber += 1
         metaDirty = true
         persistent.outgoingFiles.append(f)
-        actions.append(.file(.measure(number: f.number, path: path)))
+        out.file(.measure(number: f.number, path: path))
         return .success(fileTransfer(f))
     }
 
@@ -63,7 +63,7 @@ extension LinkSession {
         guard NodeFilePath.isInsideRoot(path) else {
             return .failure(WCError(.fileAccessDenied, "'\(path)' is outside the node's file root"))
         }
-        actions.append(.file(.move(from: file.path, to: path)))
+        out.file(.move(from: file.path, to: path))
         return .success(())
     }
 
@@ -146,7 +146,7 @@ extension LinkSession {
         guard !head.isCancelled, var f = a.file, !f.awaitingResume else { return }
         while f.sendOffset < head.sizeBytes && f.sendOffset - f.ackedOffset < config.fileWindowBytes {
             let count = Int(min(Int64(min(config.fileChunkBytes, FrameBodies.maxFileChunkBytes)), head.sizeBytes - f.sendOffset))
-            actions.append(.sendFileChunk(a.id, number: head.number, path: head.path, offset: f.sendOffset, count: count))
+            out.append(.sendFileChunk(a.id, number: head.number, path: head.path, offset: f.sendOffset, count: count))
             f.sendOffset += Int64(count)
             stats.framesSent += 1
             a.framesSent += 1
@@ -154,7 +154,7 @@ extension LinkSession {
             a.noteDataSent()
         }
         if f.sendOffset == head.sizeBytes && !f.endSent {
-            actions.append(.sendFileEnd(a.id, number: head.number, path: head.path, sizeBytes: head.sizeBytes))
+            out.append(.sendFileEnd(a.id, number: head.number, path: head.path, sizeBytes: head.sizeBytes))
             f.endSent = true
             a.highestFileEndSent = max(a.highestFileEndSent, head.number)
             stats.framesSent += 1
@@ -219,7 +219,7 @@ extension LinkSession {
         t.isTransferring = false
         if error == nil { t.acknowledgedBytes = f.sizeBytes; t.isDelivered = true }
         if var a = active, a.file?.number == n { a.file = nil; active = a }
-        actions.append(.deliver(.didFinishFileTransfer(t, error: error)))
+        out.deliver(.didFinishFileTransfer(t, error: error))
         if let a = active { pumpFiles(now: a.nowMs) }
     }
 }

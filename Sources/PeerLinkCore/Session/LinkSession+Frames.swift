@@ -57,7 +57,7 @@ extension LinkSession {
                 var r = ByteReader(frame.body)
                 let reason = Self.cut((try? r.readString()) ?? "no reason", toBytes: Self.maxRejectReasonBytes)  // the peer's text: bounded in the log
                 noteRefusal(.warning, "peer closed the link: \(reason)", now: now)
-                actions.append(.close(id, reason: "closed by peer: \(reason)"))
+                out.close(id, reason: "closed by peer: \(reason)")
             case .hello, .helloReply, .auth, .ready:
                 protocolViolation(id, "handshake frame \(frame.kind) after the handshake (out of protocol order)")
             }
@@ -84,7 +84,7 @@ extension LinkSession {
     mutating func protocolViolation(_ id: ConnectionID, _ reason: String) {
         stats.connectionsRejected += 1
         noteRefusal(.warning, "closing connection \(id): \(reason)", now: clockMs)
-        actions.append(.close(id, reason: reason))
+        out.close(id, reason: reason)
     }
 
     // MARK: - Time
@@ -103,7 +103,7 @@ extension LinkSession {
         let id = active!.id
         if now - active!.lastHeardMs >= config.peerSilenceTimeoutMs {
             emitLog(.warning, "peer silent for \(now - active!.lastHeardMs) ms: link down")
-            actions.append(.close(id, reason: "peer silent"))
+            out.close(id, reason: "peer silent")
             onConnectionClosed(id, now: now)
             return
         }

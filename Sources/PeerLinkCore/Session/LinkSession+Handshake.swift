@@ -125,7 +125,7 @@ extension LinkSession {
             h.ephemeralKey = []
             handshakes[id] = h
             send(id, Frame(.helloReply, reply.message))
-            actions.append(.startSealing(id, reply.keys))
+            out.append(.startSealing(id, reply.keys))
 
         case (.awaitingHelloReply, .helloReply):
             guard var noise = h.noise else { return refuse(id, "no handshake state", tellPeer: false) }
@@ -141,7 +141,7 @@ extension LinkSession {
             h.phase = .awaitingReady
             h.noise = nil
             handshakes[id] = h
-            actions.append(.startSealing(id, keys))
+            out.append(.startSealing(id, keys))
             send(id, Frame(.auth, mySessionInfo().encoded()))
 
         case (.awaitingAuth, .auth):
@@ -161,7 +161,7 @@ extension LinkSession {
             handshakes[id] = nil
             stats.refusedByPeer += 1
             noteRefusal(.warning, "peer refused connection \(id): \(reason)", now: now)
-            actions.append(.close(id, reason: "refused by peer: \(reason)"))
+            out.close(id, reason: "refused by peer: \(reason)")
 
         default:
             refuse(id, "frame \(frame.kind) out of protocol order during the handshake")

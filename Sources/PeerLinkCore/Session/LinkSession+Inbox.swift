@@ -30,13 +30,13 @@ extension LinkSession {
 
     mutating func deliverNow(_ content: PendingContent) {
         switch content {
-        case .userInfo(let v, let c): actions.append(.deliver(.didReceiveUserInfo(v, isComplication: c)))
-        case .applicationContext(let v): actions.append(.deliver(.didReceiveApplicationContext(v)))
+        case .userInfo(let v, let c): out.deliver(.didReceiveUserInfo(v, isComplication: c))
+        case .applicationContext(let v): out.deliver(.didReceiveApplicationContext(v))
         case .file(let f):
             stats.filesDelivered += 1
-            actions.append(.deliver(.didReceiveFile(f)))
+            out.deliver(.didReceiveFile(f))
             // The app had its callback to move the file; what is left is deleted.
-            actions.append(.file(.remove(path: f.path)))
+            out.file(.remove(path: f.path))
         }
     }
 
@@ -59,7 +59,7 @@ extension LinkSession {
         s.isRunning = true
         s.isForeground = false
         emitLog(.info, "the \(config.role) app was launched in the background by the \(config.role.peer)")
-        actions.append(.deliver(.appDidWakeInBackground))
+        out.deliver(.appDidWakeInBackground)
         setLocalAppState(s)
     }
 }

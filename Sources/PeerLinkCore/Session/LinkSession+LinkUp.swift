@@ -6,7 +6,7 @@ extension LinkSession {
     mutating func becomeUp(_ id: ConnectionID, peer info: SessionInfo, now: EpochMs) {
         handshakes[id] = nil
         if let old = active {
-            actions.append(.close(old.id, reason: "replaced by a newer authenticated connection"))
+            out.close(old.id, reason: "replaced by a newer authenticated connection")
             onConnectionClosed(old.id, now: now)
         }
         nextConnectAtMs = nil
@@ -18,7 +18,7 @@ extension LinkSession {
         if !persistent.peerEverSeen {
             persistent.peerEverSeen = true
             metaDirty = true
-            if config.role == .phone { actions.append(.deliver(.watchStateDidChange)) }
+            if config.role == .phone { out.deliver(.watchStateDidChange) }
         }
         let knowsUs = info.knownPeerIncarnation == persistent.incarnation
         // The peer holds a seq we never sent, a context version we never made, or a file we never
@@ -35,7 +35,7 @@ extension LinkSession {
             emitLog(.warning, "the \(config.role.peer) lost data it had acknowledged (delivered \(knowsUs ? info.lastDelivered : 0) < acknowledged \(persistent.peerAckedThrough)): resending everything")
             persistent.peerAckedThrough = knowsUs ? info.lastDelivered : 0
             metaDirty = true
-            actions.append(.deliver(.peerLostData))
+            out.deliver(.peerLostData)
         }
         if info.incarnation != persistent.peerIncarnation {
             // A new peer store: its streams start again; our receive logs for it are empty.
@@ -49,7 +49,7 @@ extension LinkSession {
             metaDirty = true
         }
         emitLog(.info, "link up on connection \(id) with the \(config.role.peer)")
-        actions.append(.deliver(.linkDidChange(up: true)))
+        out.deliver(.linkDidChange(up: true))
         onPeerAppState(info.appState)
         // What the peer holds of ours (only meaningful if it counted this incarnation).
         onPeerDelivered(stream: .ordinary, through: knowsUs ? info.lastDelivered : 0)

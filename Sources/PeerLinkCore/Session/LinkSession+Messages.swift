@@ -33,7 +33,7 @@ extension LinkSession {
     mutating func failNewMessage(_ error: WCError) -> MessageID {
         let id = nextMessageID
         nextMessageID += 1
-        actions.append(.deliver(.messageDidFail(id, error)))
+        out.deliver(.messageDidFail(id, error))
         return id
     }
 
@@ -116,7 +116,7 @@ extension LinkSession {
         } else {
             send(id, Frame(.messageReply, FrameBodies.Message(id: m.id, payload: nil, replyExpected: false).encode()))
         }
-        actions.append(.deliver(.didReceiveMessage(IncomingMessage(id: m.id, payload: payload, replyExpected: m.replyExpected))))
+        out.deliver(.didReceiveMessage(IncomingMessage(id: m.id, payload: payload, replyExpected: m.replyExpected)))
     }
 
     mutating func onMessageReply(_ id: ConnectionID, _ frame: Frame) throws(ByteReaderError) {
@@ -125,8 +125,8 @@ extension LinkSession {
         guard let i = pendingMessages.firstIndex(where: { $0.id == m.id && $0.connection == id }) else { return }  // late or duplicate
         let pending = pendingMessages.remove(at: i)
         switch (pending.replyExpected, m.payload) {
-        case (true, let p?): actions.append(.deliver(.didReceiveMessageReply(m.id, p)))
-        case (true, nil): actions.append(.deliver(.messageDidFail(m.id, WCError(.messageReplyFailed, "the peer sent no reply"))))
+        case (true, let p?): out.deliver(.didReceiveMessageReply(m.id, p))
+        case (true, nil): out.deliver(.messageDidFail(m.id, WCError(.messageReplyFailed, "the peer sent no reply")))
         case (false, _): break  // the receipt: delivered, nothing to report
         }
     }
@@ -135,7 +135,7 @@ extension LinkSession {
         let m = try FrameBodies.MessageError.decode(frame.body)
         guard let i = pendingMessages.firstIndex(where: { $0.id == m.id && $0.connection == id }) else { return }
         pendingMessages.remove(at: i)
-        actions.append(.deliver(.messageDidFail(m.id, m.error)))
+        out.deliver(.messageDidFail(m.id, m.error))
     }
 
     // MARK: - Failure
@@ -144,7 +144,7 @@ extension LinkSession {
     mutating func failPendingMessages(_ error: WCError, connection: ConnectionID?) {
         let failing = pendingMessages.filter { connection == nil || $0.connection == connection }
         pendingMessages.removeAll { connection == nil || $0.connection == connection }
-        for m in failing { actions.append(.deliver(.messageDidFail(m.id, error))) }
+        for m in failing { out.deliver(.messageDidFail(m.id, error)) }
     }
 
     /// Fails the messages whose reply time is over.
@@ -156,7 +156,7 @@ extension LinkSession {
             let e = m.replyExpected
                 ? WCError(.messageReplyTimedOut, "no reply within \(m.timeoutMs) ms")
                 : WCError(.deliveryFailed, "no receipt within \(m.timeoutMs) ms")
-            actions.append(.deliver(.messageDidFail(m.id, e)))
+            out.deliver(.messageDidFail(m.id, e))
         }
     }
 }

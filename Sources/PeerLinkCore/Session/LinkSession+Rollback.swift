@@ -31,7 +31,7 @@ extension LinkSession {
                     batch.delete(LinkPersistence.outbox, storeKey(item.seq))
                     var t = transfer(item)
                     t.isTransferring = false
-                    actions.append(.deliver(.didFinishUserInfoTransfer(t, error: nil)))
+                    out.deliver(.didFinishUserInfoTransfer(t, error: nil))
                 } else if item.seq <= through || renumbersRest {
                     // A reused number, and everything queued after it in the stream: renumbered
                     // in queue order, so the stream stays first in, first out.
@@ -75,7 +75,7 @@ extension LinkSession {
         }
         persistent.outgoingFiles = files.sorted { $0.number < $1.number }
         metaDirty = true
-        actions.append(.persist(batch))
-        actions.append(.deliver(.selfLostData))
+        out.persist(batch)
+        out.deliver(.selfLostData)
     }
 }

@@ -45,7 +45,7 @@ extension LinkSession {
         }
         outboxes[stream.rawValue].append(item)
         b.put(LinkPersistence.outbox, storeKey(item.seq), LinkPersistence.encodeItem(item))
-        actions.append(.persist(b))
+        out.persist(b)
         flushMeta()
         sendOutbox(now: now)
         return .success(transfer(item))
@@ -166,7 +166,7 @@ extension LinkSession {
                 }
                 let body = FrameBodies.UserInfo(seq: item.seq, prev: q.prev(at: i), isComplicationStream: stream == .complication,
                                                 isCurrent: item.isCurrent, payload: item.encoded)
-                actions.append(.send(active!.id, Frame(.userInfo, body.encode())))
+                out.send(active!.id, Frame(.userInfo, body.encode()))
                 stats.framesSent += 1
                 active!.framesSent += 1
                 active!.sentThrough[s] = item.seq
@@ -211,7 +211,7 @@ extension LinkSession {
         if stream == .complication && config.role == .watch { wakeApp() }
         var batch = WriteBatch()
         deliverContent(.userInfo(payload, isComplication: b.isCurrent), into: &batch)
-        if !batch.isEmpty { actions.append(.persist(batch)) }
+        if !batch.isEmpty { out.persist(batch) }
         ackOwed = true
     }
 
@@ -246,11 +246,11 @@ extension LinkSession {
         guard !done.isEmpty else { return }
         var b = WriteBatch()
         for item in done { b.delete(LinkPersistence.outbox, storeKey(item.seq)) }
-        actions.append(.persist(b))
+        out.persist(b)
         for item in done {
             var t = transfer(item)
             t.isTransferring = false
-            actions.append(.deliver(.didFinishUserInfoTransfer(t, error: nil)))
+            out.deliver(.didFinishUserInfoTransfer(t, error: nil))
         }
     }
 

@@ -57,7 +57,8 @@ public struct LinkSession: Sendable {
     /// The written offset progress was last reported at.
     var progressReportedAt: Int64 = 0
 
-    var actions: [LinkAction] = []
+    /// What the session asks the shell to do, in order (`drainActions`).
+    var out = ActionBuffer()
     /// An acknowledgement is owed for delivered user info (sent by `endOfInput`).
     var ackOwed = false
     /// The scalar state changed and must be written before the next send of an ack.
@@ -89,8 +90,7 @@ public struct LinkSession: Sendable {
     /// The actions produced since the last call, in order.
     public mutating func drainActions() -> [LinkAction] {
         flushMeta()
-        defer { actions = [] }
-        return actions
+        return out.drain()
     }
 
     /// Appends the scalar state's write when it changed.
@@ -99,7 +99,7 @@ public struct LinkSession: Sendable {
         metaDirty = false
         var b = WriteBatch()
         LinkPersistence.metaWrite(persistent, into: &b)
-        actions.append(.persist(b))
+        out.persist(b)
     }
 
     // MARK: - State (WCSession properties)
@@ -141,7 +141,7 @@ public struct LinkSession: Sendable {
     public mutating func activate() {
         guard activationState != .activated else { return }
         activationState = .activated
-        actions.append(.deliver(.activationDidComplete(.activated)))
+        out.deliver(.activationDidComplete(.activated))
         flushInbox()
         updateReachability()
     }
@@ -153,15 +153,15 @@ public struct LinkSession: Sendable {
     public mutating func switchPairedWatch(now: EpochMs) -> Bool {
         guard config.role == .phone, activationState == .activated else { return false }
         activationState = .inactive
-        actions.append(.deliver(.sessionDidBecomeInactive))
+        out.deliver(.sessionDidBecomeInactive)
         failPendingMessages(WCError(.sessionInactive, "the session became inactive"), connection: nil)
         activationState = .notActivated
         if let a = active {
-            actions.append(.close(a.id, reason: "the session was deactivated"))
+            out.close(a.id, reason: "the session was deactivated")
             onConnectionClosed(a.id, now: now)
         }
         updateReachability()
-        actions.append(.deliver(.sessionDidDeactivate))
+        out.deliver(.sessionDidDeactivate)
         return true
     }
 
@@ -189,18 +189,18 @@ public struct LinkSession: Sendable {
         let r = computeReachable()
         if r != isReachable {
             isReachable = r
-            actions.append(.deliver(.reachabilityDidChange(r)))
+            out.deliver(.reachabilityDidChange(r))
         }
     }
 
     /// The peer reported its app state (appState, ping, pong, handshake).
     mutating func onPeerAppState(_ s: AppState) {
-        if s != peerAppState { actions.append(.deliver(.peerAppStateDidChange(s))) }
+        if s != peerAppState { out.deliver(.peerAppStateDidChange(s)) }
         peerAppState = s
         if config.role == .phone, s.complicationEnabled != persistent.peerComplicationEnabled {
             persistent.peerComplicationEnabled = s.complicationEnabled
             metaDirty = true
-            actions.append(.deliver(.watchStateDidChange))
+            out.deliver(.watchStateDidChange)
         }
         updateReachability()
     }
@@ -208,7 +208,7 @@ public struct LinkSession: Sendable {
     // MARK: - Output helpers
 
     mutating func send(_ id: ConnectionID, _ frame: Frame) {
-        actions.append(.send(id, frame))
+        out.send(id, frame)
         countSent(id, frame.kind)
     }
 
@@ -227,12 +227,10 @@ public struct LinkSession: Sendable {
     }
 
     mutating func emitLog(_ level: LogLevel, _ message: String) {
-        actions.append(.log(level, message))
+        out.log(level, message)
     }
 
     mutating func persist(_ body: (inout WriteBatch) -> Void) {
-        var b = WriteBatch()
-        body(&b)
-        if !b.isEmpty { actions.append(.persist(b)) }
+        out.persist(body)
     }
 }
