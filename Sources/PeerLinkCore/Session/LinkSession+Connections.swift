@@ -7,23 +7,13 @@ extension LinkSession {
 
     /// The shell started connecting: no further attempt is due until this one ends.
     public mutating func onConnectAttemptStarted() {
-        nextConnectAtMs = nil
+        reconnect.attemptStarted()
     }
 
     /// A connection attempt (connector) failed: schedule the next one with backoff and jitter.
     public mutating func onConnectAttemptFailed(now: EpochMs) {
-        scheduleReconnect(now: now)
+        reconnect.schedule(now: now)
     }
-
-    mutating func scheduleReconnect(now: EpochMs) {
-        guard config.role == .watch, config.pairingSecret != nil else { return }
-        let exp = min(Double(config.reconnectMaxMs), Double(config.reconnectInitialMs) * pow2(reconnectAttempt))
-        let jitter = 1 + config.reconnectJitter * (2 * rng.nextUnit() - 1)
-        reconnectAttempt += 1
-        nextConnectAtMs = now + Int64(min(Double(config.reconnectMaxMs), exp * jitter))
-    }
-
-    private func pow2(_ n: Int) -> Double { n >= 30 ? Double(1 << 30) : Double(1 << n) }
 
     // MARK: - Closing
 
@@ -31,20 +21,17 @@ extension LinkSession {
     public mutating func onConnectionClosed(_ id: ConnectionID, now: EpochMs) {
         handshakes[id] = nil
         guard let a = active, a.id == id else {
-            if active?.id == nil, config.role == .watch, nextConnectAtMs == nil { scheduleReconnect(now: now) }
+            if active?.id == nil { reconnect.attemptEnded(now: now) }
             return
         }
         active = nil
         peerAppState = nil
-        // Only a connection that stayed up starts the backoff again: one dropped right after
-        // its handshake (a relay that breaks every connection) is retried ever later.
-        if now - a.upSinceMs >= config.stableConnectionMs { reconnectAttempt = 0 }
-        failPendingMessages(WCError(.notReachable, "the link to the \(config.role.peer) went down"), connection: id)
-        awaitingReply = awaitingReply.filter { $0.value != id }
+        reconnect.linkClosed(upSinceMs: a.upSinceMs, now: now)
+        messages.linkDown(id, WCError(.notReachable, "the link to the \(config.role.peer) went down"), out: &out.messages)
         resetIncomingFileProgress()
         out.deliver(.linkDidChange(up: false))
         updateReachability()
-        scheduleReconnect(now: now)
+        reconnect.schedule(now: now)
     }
 
     /// Refuses a connection: tells the peer why (when it is still talking), logs, closes.

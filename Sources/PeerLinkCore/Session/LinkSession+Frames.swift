@@ -182,7 +182,7 @@ extension LinkSession {
         var d: EpochMs? = nil
         func consider(_ t: EpochMs) { d = min(d ?? t, t) }
         for h in handshakes.values { consider(h.openedMs + config.handshakeTimeoutMs) }
-        for m in pendingMessages { consider(m.deadlineMs) }
+        if let m = messages.nextDeadlineMs { consider(m) }
         if let s = refusalLog.deadline(config) { consider(s) }
         // The active connection read in place (`active!.`), not copied: this runs after every event.
         if active?.id != nil {
@@ -207,7 +207,7 @@ extension LinkSession {
     /// True when nothing is queued or in flight on any channel (no outstanding user info,
     /// files, unacknowledged context, pending messages or handshakes).
     public var isIdle: Bool {
-        outboxes.allSatisfy(\.isEmpty) && persistent.outgoingFiles.isEmpty && pendingMessages.isEmpty
+        outboxes.allSatisfy(\.isEmpty) && persistent.outgoingFiles.isEmpty && messages.pending.isEmpty
             && handshakes.isEmpty && persistent.contextAckedVersion >= persistent.contextVersion
     }
 }

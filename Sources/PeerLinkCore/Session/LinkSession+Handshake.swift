@@ -80,7 +80,7 @@ extension LinkSession {
     public mutating func onConnectionOpened(_ id: ConnectionID, isInitiator: Bool, ephemeralKey: [UInt8], now: EpochMs) {
         precondition(ephemeralKey.count == X25519.keyBytes, "an ephemeral key is \(X25519.keyBytes) bytes")
         if isInitiator {
-            nextConnectAtMs = nil
+            reconnect.attemptStarted()
             var h = Handshake(isInitiator: true, phase: .awaitingHelloReply, noise: nil, ephemeralKey: [], openedMs: now)
             switch preSharedKey() {
             case .failure(let r):

@@ -9,8 +9,9 @@ extension LinkSession {
             out.close(old.id, reason: "replaced by a newer authenticated connection")
             onConnectionClosed(old.id, now: now)
         }
-        nextConnectAtMs = nil
+        reconnect.attemptStarted()
         active = ActiveConnection(id: id, peerIncarnation: info.incarnation, now: now)
+        messages.linkUp()
         // Refusals guard against late frames of the connection they were made on; a new one
         // carries none of those, and the peer never sends a cancelled transfer again (unless
         // its store lost the cancel, or it is a new store: then delivering is right).

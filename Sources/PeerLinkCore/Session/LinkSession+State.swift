@@ -63,9 +63,6 @@ struct ActiveConnection: Sendable, Equatable {
     var contextSentVersion: UInt64 = 0
     /// The head file being sent on this connection.
     var file: FileSendState?
-    /// Receiver side of messages: the highest id delivered and the recent ids (duplicates).
-    var highestMessageReceived: MessageID = 0
-    var recentMessageIDs: [MessageID] = []
 
     init(id: ConnectionID, peerIncarnation: UInt64, now: EpochMs) {
         self.id = id

@@ -37,17 +37,10 @@ public struct LinkSession: Sendable {
     public internal(set) var isReachable = false
 
     // MARK: Reconnect (connector only)
-    var rng: SplitMix64
-    var reconnectAttempt = 0
-    /// When the shell should next try to connect; nil while connected or not a connector.
-    public internal(set) var nextConnectAtMs: EpochMs?
+    var reconnect: Reconnect
 
-    // MARK: Messages
-    var nextMessageID: MessageID = 1
-    /// Our messages awaiting a reply or receipt, in id order.
-    var pendingMessages: [PendingMessage] = []
-    /// Peer messages the app has not answered yet, with the connection they came on.
-    var awaitingReply: [MessageID: ConnectionID] = [:]
+    // MARK: Channels
+    var messages: MessageChannel
 
     // MARK: Files (receiver)
     /// Bytes of the incoming file written so far (≥ its committed bytes).
@@ -77,8 +70,8 @@ public struct LinkSession: Sendable {
         p.outbox = []
         self.persistent = p
         incomingWrittenBytes = p.incomingFile?.committedBytes ?? 0
-        self.rng = SplitMix64(seed: seed)
-        if config.role == .watch, config.pairingSecret != nil { nextConnectAtMs = 0 }
+        reconnect = Reconnect(config: config, seed: seed)
+        messages = MessageChannel(config: config)
     }
 
     /// The shell's clock moved (called by the engine at every entry point).
@@ -103,6 +96,9 @@ public struct LinkSession: Sendable {
     }
 
     // MARK: - State (WCSession properties)
+
+    /// When the shell should next try to connect; nil while connected or not a connector.
+    public var nextConnectAtMs: EpochMs? { reconnect.nextConnectAtMs }
 
     /// True while an authenticated connection to the peer is up.
     public var isConnected: Bool { active?.id != nil }
@@ -210,6 +206,13 @@ public struct LinkSession: Sendable {
     mutating func send(_ id: ConnectionID, _ frame: Frame) {
         out.send(id, frame)
         countSent(id, frame.kind)
+    }
+
+    /// The liveness bookkeeping of the frames a channel appended since `mark` (`countSent`
+    /// of each, in order: what `send` does at once for the session's own frames).
+    mutating func noteSends(since mark: Int) {
+        guard out.count > mark else { return }
+        for case .send(let id, let frame) in out.actions[mark...] { countSent(id, frame.kind) }
     }
 
     mutating func countSent(_ id: ConnectionID, _ kind: FrameKind? = nil) {
