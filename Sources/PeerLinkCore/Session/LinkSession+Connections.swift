@@ -25,10 +25,11 @@ extension LinkSession {
             return
         }
         active = nil
+        fileSend.linkChanged()
         peerAppState = nil
         reconnect.linkClosed(upSinceMs: a.upSinceMs, now: now)
         messages.linkDown(id, WCError(.notReachable, "the link to the \(config.role.peer) went down"), out: &out.messages)
-        resetIncomingFileProgress()
+        fileReceive.resetProgress(persistent.fileReceive)
         out.deliver(.linkDidChange(up: false))
         updateReachability()
         reconnect.schedule(now: now)

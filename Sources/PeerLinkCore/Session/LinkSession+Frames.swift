@@ -114,7 +114,7 @@ extension LinkSession {
             onConnectionClosed(id, now: now)
             return
         }
-        if active!.awaitsAck(self), now >= active!.retransmitDueMs(config) {
+        if awaitsAck, now >= active!.retransmitDueMs(config) {
             if active!.peerSawAllSent {
                 retransmit(now: now)
             } else {
@@ -147,7 +147,7 @@ extension LinkSession {
         guard var a = active else { return }
         a.pongsReceived += 1
         active = a
-        if a.retransmitAwaitsPong, a.peerSawAllSent, a.awaitsAck(self), now >= a.retransmitDueMs(config) {
+        if a.retransmitAwaitsPong, a.peerSawAllSent, awaitsAck, now >= a.retransmitDueMs(config) {
             retransmit(now: now)
         }
     }
@@ -158,16 +158,11 @@ extension LinkSession {
         guard var a = active else { return }
         a.retransmitAwaitsPong = false
         let count = a.retransmitsWithoutProgress + 1
-        a.sentThrough = [0, 0]
+        userInfoChannel.rewind()
         a.lastProgressMs = now
         a.retransmitsWithoutProgress = count
-        a.contextSentVersion = 0
-        if var f = a.file {
-            if !f.awaitingResume { f.sendOffset = f.ackedOffset; f.endSent = false }
-            a.file = f
-        }
-        let reoffer = a.file?.awaitingResume ?? false
-        if reoffer { a.file = nil }
+        appContext.rewind()
+        fileSend.rewind()
         active = a
         stats.retransmits += 1
         sendOutbox(now: now)
@@ -191,7 +186,7 @@ extension LinkSession {
                 consider(active!.lastHeardMs + config.peerSilenceTimeoutMs)
                 consider(active!.lastSentMs + config.heartbeatIntervalMs)
             }
-            if active!.awaitsAck(self) {
+            if awaitsAck {
                 let due = active!.retransmitDueMs(config)
                 if !active!.retransmitAwaitsPong || due > active!.nowMs {
                     consider(due)
@@ -207,7 +202,7 @@ extension LinkSession {
     /// True when nothing is queued or in flight on any channel (no outstanding user info,
     /// files, unacknowledged context, pending messages or handshakes).
     public var isIdle: Bool {
-        outboxes.allSatisfy(\.isEmpty) && persistent.outgoingFiles.isEmpty && messages.pending.isEmpty
+        userInfoChannel.isEmpty && persistent.outgoingFiles.isEmpty && messages.pending.isEmpty
             && handshakes.isEmpty && persistent.contextAckedVersion >= persistent.contextVersion
     }
 }

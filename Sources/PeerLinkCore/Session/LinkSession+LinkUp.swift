@@ -12,10 +12,12 @@ extension LinkSession {
         reconnect.attemptStarted()
         active = ActiveConnection(id: id, peerIncarnation: info.incarnation, now: now)
         messages.linkUp()
+        appContext.linkUp()
+        fileSend.linkChanged()
         // Refusals guard against late frames of the connection they were made on; a new one
         // carries none of those, and the peer never sends a cancelled transfer again (unless
         // its store lost the cancel, or it is a new store: then delivering is right).
-        refusedUserInfo = [[], []]
+        userInfoChannel.linkUp()
         if !persistent.peerEverSeen {
             persistent.peerEverSeen = true
             metaDirty = true
@@ -57,10 +59,7 @@ extension LinkSession {
         onPeerDelivered(stream: .complication, through: knowsUs ? info.lastComplicationDelivered : 0)
         dropCancelledUserInfo()
         let contextHeld = knowsUs ? info.contextVersionReceived : 0
-        if contextHeld != persistent.contextAckedVersion {
-            persistent.contextAckedVersion = contextHeld
-            metaDirty = true
-        }
+        if appContext.peerHolds(contextHeld, state: &persistent.context) { metaDirty = true }
         if knowsUs { finishFilesDelivered(through: info.lastFileDelivered) }
         dropCancelledFiles()
         sendOutbox(now: now)

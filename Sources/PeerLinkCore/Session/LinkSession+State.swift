@@ -32,14 +32,6 @@ struct ActiveConnection: Sendable, Equatable {
     var frameUnderWay: FrameUnderWay?
     var lastHeardMs: EpochMs
     var lastSentMs: EpochMs
-    /// The highest outbox seq sent on this connection, per user-info stream.
-    var sentThrough: [UInt64] = [0, 0]
-    /// Per stream, the highest seq ever sent on this connection (a retransmission lowers
-    /// `sentThrough`, not this): a frame up to it may still be in flight.
-    var highestSent: [UInt64] = [0, 0]
-    /// The highest file number whose `fileEnd` went out on this connection (from then on the
-    /// peer may deliver it).
-    var highestFileEndSent: UInt64 = 0
     /// When the peer last acknowledged new progress (or when sending began).
     var lastProgressMs: EpochMs {
         didSet { if lastProgressMs != oldValue { retransmitsWithoutProgress = 0 } }
@@ -59,10 +51,6 @@ struct ActiveConnection: Sendable, Equatable {
     /// Frames sent and received on this connection since it came up (after the handshake).
     var framesSent = 0
     var framesReceived = 0
-    /// The application-context version sent on this connection (0: none).
-    var contextSentVersion: UInt64 = 0
-    /// The head file being sent on this connection.
-    var file: FileSendState?
 
     init(id: ConnectionID, peerIncarnation: UInt64, now: EpochMs) {
         self.id = id
@@ -87,16 +75,15 @@ struct ActiveConnection: Sendable, Equatable {
     func retransmitDueMs(_ config: LinkConfig) -> EpochMs {
         lastProgressMs + config.retransmitAfterMs << min(4, retransmitsWithoutProgress)
     }
+}
 
-    /// Something sent on this connection awaits an acknowledgement (user info, context, file).
-    func awaitsAck(_ s: LinkSession) -> Bool {
-        for stream in UserInfoStream.allCases where sentThrough[stream.rawValue] > 0 && !s.outboxes[stream.rawValue].isEmpty {
-            let q = s.outboxes[stream.rawValue]
-            if q[q.head].seq <= sentThrough[stream.rawValue] { return true }
-        }
-        if contextSentVersion > s.persistent.contextAckedVersion { return true }
-        if let f = file, f.awaitingResume || f.sendOffset > f.ackedOffset || f.endSent { return true }
-        return false
+extension LinkSession {
+    /// Something sent on the link awaits an acknowledgement (user info, context, file).
+    var awaitsAck: Bool {
+        guard active?.id != nil else { return false }
+        if userInfoChannel.awaitsAck { return true }
+        if appContext.awaitsAck(persistent.context) { return true }
+        return fileSend.awaitsAck
     }
 }
 
@@ -115,17 +102,4 @@ struct PendingMessage: Sendable, Equatable {
     var replyExpected: Bool
     /// The reply timeout this message was sent with.
     var timeoutMs: Int64
-}
-
-/// Sending the head file on the current connection.
-struct FileSendState: Sendable, Equatable {
-    var number: UInt64
-    /// The offer is out; the receiver has not said where to start.
-    var awaitingResume = true
-    /// The next byte to send.
-    var sendOffset: Int64 = 0
-    /// Bytes the receiver has committed.
-    var ackedOffset: Int64 = 0
-    /// `fileEnd` went out (the delivered acknowledgement is awaited).
-    var endSent = false
 }

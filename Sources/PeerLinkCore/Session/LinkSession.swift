@@ -14,12 +14,6 @@
 public struct LinkSession: Sendable {
     public let config: LinkConfig
     public internal(set) var persistent: LinkPersistent
-    /// The user-info outboxes, indexed by `UserInfoStream.rawValue`.
-    var outboxes: [OutboxQueue]
-    /// Receiver: seqs per stream the sender cancelled before we delivered them, refused if a
-    /// late frame of them arrives on this connection (forgotten once a later seq is delivered,
-    /// which the sender sends only after it learnt of the refusal, and at every new connection).
-    var refusedUserInfo: [Set<UInt64>] = [[], []]
 
     public internal(set) var activationState: ActivationState = .notActivated
 
@@ -40,20 +34,15 @@ public struct LinkSession: Sendable {
     var reconnect: Reconnect
 
     // MARK: Channels
+    var userInfoChannel: UserInfoChannel
     var messages: MessageChannel
+    var appContext = ContextChannel()
+    var fileSend: FileSendChannel
+    var fileReceive: FileReceiveChannel
 
-    // MARK: Files (receiver)
-    /// Bytes of the incoming file written so far (≥ its committed bytes).
-    var incomingWrittenBytes: Int64 = 0
-    /// The gap offset a `fileResume` was last sent for (one request per gap).
-    var resumeRequestedAt: Int64 = -1
-    /// The written offset progress was last reported at.
-    var progressReportedAt: Int64 = 0
 
     /// What the session asks the shell to do, in order (`drainActions`).
     var out = ActionBuffer()
-    /// An acknowledgement is owed for delivered user info (sent by `endOfInput`).
-    var ackOwed = false
     /// The scalar state changed and must be written before the next send of an ack.
     var metaDirty = false
 
@@ -65,13 +54,12 @@ public struct LinkSession: Sendable {
     public init(config: LinkConfig, persistent: LinkPersistent, seed: UInt64) {
         self.config = config
         var p = persistent
-        outboxes = UserInfoStream.allCases.map { s in OutboxQueue(p.outbox.filter { $0.stream == s }) }
-        if let maxSeq = p.outbox.map(\.seq).max(), maxSeq >= p.nextSeq { p.nextSeq = maxSeq + 1 }
-        p.outbox = []
+        userInfoChannel = UserInfoChannel(config: config, state: &p.userInfo)
         self.persistent = p
-        incomingWrittenBytes = p.incomingFile?.committedBytes ?? 0
+        fileReceive = FileReceiveChannel(config: config, state: p.fileReceive)
         reconnect = Reconnect(config: config, seed: seed)
         messages = MessageChannel(config: config)
+        fileSend = FileSendChannel(config: config)
     }
 
     /// The shell's clock moved (called by the engine at every entry point).
@@ -212,7 +200,14 @@ public struct LinkSession: Sendable {
     /// of each, in order: what `send` does at once for the session's own frames).
     mutating func noteSends(since mark: Int) {
         guard out.count > mark else { return }
-        for case .send(let id, let frame) in out.actions[mark...] { countSent(id, frame.kind) }
+        for action in out.actions[mark...] {
+            switch action {
+            case .send(let id, let frame): countSent(id, frame.kind)
+            case .sendFileChunk(let id, _, _, _, _): countSent(id, .fileChunk)
+            case .sendFileEnd(let id, _, _, _): countSent(id, .fileEnd)
+            default: break
+            }
+        }
     }
 
     mutating func countSent(_ id: ConnectionID, _ kind: FrameKind? = nil) {
