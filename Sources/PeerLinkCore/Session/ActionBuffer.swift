@@ -9,6 +9,9 @@
 /// is committed before that frame leaves.
 struct ActionBuffer: Sendable {
     private(set) var actions: [LinkAction] = []
+    /// The session's scalar state changed: its meta row must be appended (`flushMeta`)
+    /// before the next send that depends on it.
+    var metaDirty = false
 
     init() {}
 

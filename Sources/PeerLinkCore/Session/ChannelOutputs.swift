@@ -42,6 +42,10 @@ extension ActionBuffer {
         get { self[view: FileSendOutput.self] }
         _modify { yield &self[view: FileSendOutput.self] }
     }
+    var handshake: HandshakeOutput {
+        get { self[view: HandshakeOutput.self] }
+        _modify { yield &self[view: HandshakeOutput.self] }
+    }
     var inbox: InboxOutput {
         get { self[view: InboxOutput.self] }
         _modify { yield &self[view: InboxOutput.self] }
@@ -144,4 +148,17 @@ struct FileSendOutput: ActionView, Sendable {
     }
     mutating func persist(_ body: (inout WriteBatch) -> Void) { buffer.persist(body) }
     mutating func didFinish(_ transfer: FileTransfer, error: WCError?) { buffer.deliver(.didFinishFileTransfer(transfer, error: error)) }
+}
+
+/// What `HandshakeMachine` may produce: the handshake's frames and the switch to sealing.
+struct HandshakeOutput: ActionView, Sendable {
+    var buffer: ActionBuffer
+
+    mutating func send(_ id: ConnectionID, _ frame: Frame) {
+        switch frame.kind {
+        case .hello, .helloReply, .auth, .ready: buffer.send(id, frame)
+        default: preconditionFailure("a handshake sends no \(frame.kind)")
+        }
+    }
+    mutating func startSealing(_ id: ConnectionID, _ keys: TransportKeys) { buffer.append(.startSealing(id, keys)) }
 }

@@ -150,3 +150,9 @@ struct FileSendChannel: Sendable {
         head = f.awaitingResume ? nil : f
     }
 }
+
+/// The two file channels: the sender's queue and the receiver's file under way.
+struct FileChannels: Sendable {
+    var send: FileSendChannel
+    var receive: FileReceiveChannel
+}

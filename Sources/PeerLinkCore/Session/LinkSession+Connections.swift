@@ -19,17 +19,15 @@ extension LinkSession {
 
     /// The transport connection closed (by the peer, an error, or after our `.close`).
     public mutating func onConnectionClosed(_ id: ConnectionID, now: EpochMs) {
-        handshakes[id] = nil
-        guard let a = active, a.id == id else {
-            if active?.id == nil { reconnect.attemptEnded(now: now) }
+        guard let a = connections.close(id) else {
+            if connections.activeID == nil { reconnect.attemptEnded(now: now) }
             return
         }
-        active = nil
-        fileSend.linkChanged()
+        files.send.linkChanged()
         peerAppState = nil
-        reconnect.linkClosed(upSinceMs: a.upSinceMs, now: now)
+        reconnect.linkClosed(upSinceMs: a.liveness.upSinceMs, now: now)
         messages.linkDown(id, WCError(.notReachable, "the link to the \(config.role.peer) went down"), out: &out.messages)
-        fileReceive.resetProgress(persistent.fileReceive)
+        files.receive.resetProgress(persistent.fileReceive)
         out.deliver(.linkDidChange(up: false))
         updateReachability()
         reconnect.schedule(now: now)
@@ -42,7 +40,7 @@ extension LinkSession {
             w.writeString(Self.cut(reason, toBytes: Self.maxRejectReasonBytes))
             send(id, Frame(.reject, w.bytes))
         }
-        handshakes[id] = nil
+        connections[handshake: id] = nil
         stats.connectionsRejected += 1
         noteRefusal(.warning, "rejected connection \(id): \(reason)", now: clockMs)
         out.close(id, reason: reason)
@@ -66,9 +64,9 @@ extension LinkSession {
     public mutating func onMalformedInput(_ id: ConnectionID, reason: String, now: EpochMs) {
         guard isConnectionOpen(id) else { return }
         stats.connectionsRejected += 1
-        let isPeer = active?.id == id
+        let isPeer = connections.activeID == id
         if isPeer { stats.tamperingDetected += 1 }
-        handshakes[id] = nil
+        connections[handshake: id] = nil
         noteRefusal(.warning, "\(isPeer ? "closing" : "rejected") connection \(id): \(isPeer ? "" : "malformed input: ")\(reason)", now: now)
         out.close(id, reason: "malformed input: \(reason)")
     }
@@ -86,12 +84,11 @@ extension LinkSession {
     /// is in, and `bufferedBytes` of it are held now. Enforces the cap on what connections in
     /// the handshake hold, and arms the bound on how long a frame may take to arrive.
     public mutating func onFrameProgress(_ id: ConnectionID, startedMs: EpochMs?, bytesExpected: Int, bufferedBytes: Int, now: EpochMs) {
-        if var h = handshakes[id] {
-            h.bufferedBytes = bufferedBytes
-            handshakes[id] = h
+        if connections[handshake: id] != nil {
+            connections[handshake: id]!.bufferedBytes = bufferedBytes
             enforceHandshakeCaps(now: now)
-        } else if active?.id == id {
-            active!.frameUnderWay = startedMs.map { FrameUnderWay(sinceMs: $0, bytes: bytesExpected) }
+        } else if connections.activeID == id {
+            active!.liveness.frameUnderWay = startedMs.map { FrameUnderWay(sinceMs: $0, bytes: bytesExpected) }
         }
     }
 
@@ -105,11 +102,12 @@ extension LinkSession {
     /// Refuses the oldest connections in the handshake while there are more than
     /// `maxHandshakes` or they hold more than `maxHandshakeBufferedBytes`.
     mutating func enforceHandshakeCaps(now: EpochMs) {
-        while !handshakes.isEmpty {
-            let held = handshakes.values.reduce(0) { $0 + $1.bufferedBytes }
+        while connections.handshakeCount > 0 {
+            let handshakes = connections.handshakesByID
+            let held = handshakes.reduce(0) { $0 + $1.handshake.bufferedBytes }
             let tooMany = handshakes.count > config.maxHandshakes
             guard tooMany || held > config.maxHandshakeBufferedBytes else { return }
-            let oldest = handshakes.min { ($0.value.openedMs, $0.key) < ($1.value.openedMs, $1.key) }!.key
+            let oldest = handshakes.min { ($0.handshake.openedMs, $0.id) < ($1.handshake.openedMs, $1.id) }!.id
             refuse(oldest, tooMany ? "more than \(config.maxHandshakes) connections in the handshake: the oldest is refused"
                                    : "connections in the handshake hold \(held) bytes (at most \(config.maxHandshakeBufferedBytes)): the oldest is refused",
                    tellPeer: false)

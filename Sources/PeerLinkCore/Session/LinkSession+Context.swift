@@ -24,17 +24,17 @@ extension LinkSession {
 
     /// Sends the context when the peer does not hold it and it is not already on the wire.
     mutating func sendContextIfNeeded() {
-        guard activationState == .activated, let id = active?.id, appContext.wouldSend(persistent.context) else { return }
+        guard activationState == .activated, let id = connections.activeID, appContext.wouldSend(persistent.context) else { return }
         let wasIdle = !awaitsAck
         let mark = out.count
         appContext.send(persistent.context, on: id, out: &out.context)
         noteSends(since: mark)
-        if wasIdle { active!.lastProgressMs = active!.nowMs }
+        if wasIdle { active!.liveness.lastProgressMs = active!.liveness.nowMs }
     }
 
     mutating func onContextFrame(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let (version, value) = try ContextChannel.decode(frame)
-        guard let id = active?.id else { return }
+        guard let id = connections.activeID else { return }
         if appContext.receive(version, value, state: &persistent.context) {
             metaDirty = true
             var b = WriteBatch()
@@ -51,6 +51,6 @@ extension LinkSession {
     mutating func onContextAck(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         guard try appContext.onAck(frame, state: &persistent.context) else { return }
         metaDirty = true
-        if active?.id != nil { active!.lastProgressMs = now }
+        if connections.activeID != nil { active!.liveness.lastProgressMs = now }
     }
 }

@@ -30,9 +30,9 @@ extension LinkSession {
             try PayloadLimits.enforce("file metadata", bytes: CanonicalEncoding.encodedSize(m), limit: PayloadLimits.fileMetadataBytes)
             guard case .dictionary = m else { throw .malformed("file metadata that is not a dictionary") }
         }
-        guard let id = active?.id else { return }
+        guard let id = connections.activeID else { return }
         let mark = out.count
-        fileReceive.onOffer(offer, on: id, peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive, out: &out.fileReceive)
+        files.receive.onOffer(offer, on: id, peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive, out: &out.fileReceive)
         noteSends(since: mark)
     }
 
@@ -40,24 +40,24 @@ extension LinkSession {
     mutating func onFileEnd(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let (n, sha) = try FrameBodies.FileEnd.decode(frame.body)
         let mark = out.count
-        fileReceive.onEnd(number: n, sha256: sha, link: active?.id, peerIncarnation: persistent.peerIncarnation,
+        files.receive.onEnd(number: n, sha256: sha, link: connections.activeID, peerIncarnation: persistent.peerIncarnation,
                           state: &persistent.fileReceive, out: &out.fileReceive)
         noteSends(since: mark)
     }
 
     mutating func onFileChunk(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
-        guard let id = active?.id else { return }
+        guard let id = connections.activeID else { return }
         let mark = out.count
         defer { noteSends(since: mark) }
-        try fileReceive.onChunk(frame, on: id, peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive,
+        try files.receive.onChunk(frame, on: id, peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive,
                                 stats: &stats, out: &out.fileReceive)
     }
 
     /// The shell hashed the complete incoming file `number`: deliver it, or start it again.
     public mutating func onFileVerified(number: UInt64, matches: Bool, now: EpochMs) {
-        let conn = active?.id
+        let conn = connections.activeID
         let mark = out.count
-        guard let file = fileReceive.onVerified(number: number, matches: matches, link: conn, peerIncarnation: persistent.peerIncarnation,
+        guard let file = files.receive.onVerified(number: number, matches: matches, link: conn, peerIncarnation: persistent.peerIncarnation,
                                                 state: &persistent.fileReceive, stats: &stats, out: &out.fileReceive) else {
             return noteSends(since: mark)
         }
@@ -69,7 +69,7 @@ extension LinkSession {
         flushMeta()
         if let conn {
             let mark = out.count
-            fileReceive.acknowledgeDelivered(number, on: conn, out: &out.fileReceive)
+            files.receive.acknowledgeDelivered(number, on: conn, out: &out.fileReceive)
             noteSends(since: mark)
         }
     }
@@ -78,11 +78,11 @@ extension LinkSession {
     /// what arrived of it (a late `fileEnd` or chunk of it then finds no incoming file).
     mutating func onFileCancel(_ frame: Frame) throws(ByteReaderError) {
         let n = try FrameBodies.decodeVarint(frame.body)
-        let delivered = fileReceive.onCancel(n, peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive, out: &out.fileReceive)
-        guard let id = active?.id else { return }
+        let delivered = files.receive.onCancel(n, peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive, out: &out.fileReceive)
+        guard let id = connections.activeID else { return }
         flushMeta()
         let mark = out.count
-        fileReceive.answerCancel(n, delivered: delivered, on: id, out: &out.fileReceive)
+        files.receive.answerCancel(n, delivered: delivered, on: id, out: &out.fileReceive)
         noteSends(since: mark)
     }
 
@@ -94,6 +94,6 @@ extension LinkSession {
 
     /// Forgets the incoming file and deletes its partial content.
     mutating func dropIncomingFile() {
-        fileReceive.drop(peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive, out: &out.fileReceive)
+        files.receive.drop(peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive, out: &out.fileReceive)
     }
 }

@@ -16,15 +16,15 @@ extension LinkSession {
         case .failure(let e): return .failure(e)
         case .success(let n): name = n
         }
-        let f = fileSend.enqueue(path: path, name: name, metadata: metadata, now: now, queue: &persistent.fileSend, out: &out.fileSend)
+        let f = files.send.enqueue(path: path, name: name, metadata: metadata, now: now, queue: &persistent.fileSend, out: &out.fileSend)
         metaDirty = true
-        return .success(fileSend.transfer(f))
+        return .success(files.send.transfer(f))
     }
 
     /// The shell measured file `number`: it is committed to the queue and offered when its
     /// turn comes. (Its SHA-256 is computed while it is sent, and sent at the end.)
     public mutating func onFileMeasured(number: UInt64, sizeBytes: Int64, now: EpochMs) {
-        switch fileSend.measured(number: number, sizeBytes: sizeBytes, queue: &persistent.fileSend, out: &out.fileSend) {
+        switch files.send.measured(number: number, sizeBytes: sizeBytes, queue: &persistent.fileSend, out: &out.fileSend) {
         case .ignored: return
         case .failed: return onFileReadFailed(number: number, reason: "bad measurement", now: now)
         case .ready:
@@ -33,7 +33,7 @@ extension LinkSession {
         }
     }
 
-    func fileTransfer(_ f: OutgoingFile) -> FileTransfer { fileSend.transfer(f) }
+    func fileTransfer(_ f: OutgoingFile) -> FileTransfer { files.send.transfer(f) }
 
     /// `outstandingFileTransfers`: queued or being sent, in order.
     public var outstandingFileTransfers: [FileTransfer] { persistent.fileSend.files.filter { !$0.isCancelled }.map(fileTransfer) }
@@ -62,22 +62,22 @@ extension LinkSession {
     @discardableResult
     public mutating func cancelFile(id: String) -> Bool {
         let mark = out.count
-        let r = fileSend.cancel(id: id, link: active?.id, queue: &persistent.fileSend, out: &out.fileSend)
+        let r = files.send.cancel(id: id, link: connections.activeID, queue: &persistent.fileSend, out: &out.fileSend)
         noteSends(since: mark)
-        if r == .dropped(wasHead: true) { pumpFiles(now: active!.nowMs) }
+        if r == .dropped(wasHead: true) { pumpFiles(now: active!.liveness.nowMs) }
         return r != .notFound
     }
 
     /// The peer answered `fileCancel`: it had not delivered the file and never will.
     mutating func onFileCancelled(number n: UInt64) {
-        guard fileSend.onCancelled(number: n, queue: &persistent.fileSend, out: &out.fileSend) else { return }
-        if active != nil { pumpFiles(now: active!.nowMs) }
+        guard files.send.onCancelled(number: n, queue: &persistent.fileSend, out: &out.fileSend) else { return }
+        if connections.activeID != nil { pumpFiles(now: active!.liveness.nowMs) }
     }
 
     /// A new link is up and the peer said which files it delivered: a cancelled file it has
     /// not delivered was sent on a connection that is gone and is never sent again.
     mutating func dropCancelledFiles() {
-        fileSend.dropCancelled(queue: &persistent.fileSend, out: &out.fileSend)
+        files.send.dropCancelled(queue: &persistent.fileSend, out: &out.fileSend)
     }
 
     // MARK: - Sending
@@ -87,37 +87,37 @@ extension LinkSession {
     /// The link's `nowMs` moves to `now` only when something is offered or streamed (as it
     /// did when the connection was copied out and written back on those paths only).
     mutating func pumpFiles(now: EpochMs) {
-        guard activationState == .activated, let id = active?.id, let head = persistent.fileSend.files.first, head.sizeBytes >= 0 else { return }
-        let nowMs = max(active!.nowMs, now)
+        guard activationState == .activated, let id = connections.activeID, let head = persistent.fileSend.files.first, head.sizeBytes >= 0 else { return }
+        let nowMs = max(active!.liveness.nowMs, now)
         let wasIdle = !awaitsAck
-        if fileSend.needsOffer(head) {
+        if files.send.needsOffer(head) {
             let mark = out.count
-            if fileSend.offer(head, on: id, queue: &persistent.fileSend, out: &out.fileSend) { metaDirty = true }
-            active!.nowMs = nowMs
-            if wasIdle { active!.lastProgressMs = nowMs }
+            if files.send.offer(head, on: id, queue: &persistent.fileSend, out: &out.fileSend) { metaDirty = true }
+            active!.liveness.nowMs = nowMs
+            if wasIdle { active!.liveness.lastProgressMs = nowMs }
             noteSends(since: mark)
             return
         }
-        guard fileSend.canStream(head) else { return }
-        active!.nowMs = nowMs
+        guard files.send.canStream(head) else { return }
+        active!.liveness.nowMs = nowMs
         let mark = out.count
-        fileSend.stream(head, on: id, out: &out.fileSend)
+        files.send.stream(head, on: id, out: &out.fileSend)
         noteSends(since: mark)
-        if wasIdle, awaitsAck { active!.lastProgressMs = active!.nowMs }
+        if wasIdle, awaitsAck { active!.liveness.lastProgressMs = active!.liveness.nowMs }
     }
 
     mutating func onFileResume(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
-        guard active != nil, try fileSend.onResume(frame, queue: persistent.fileSend) else { return }
-        active!.lastProgressMs = now
+        guard connections.activeID != nil, try files.send.onResume(frame, queue: persistent.fileSend) else { return }
+        active!.liveness.lastProgressMs = now
         pumpFiles(now: now)
     }
 
     mutating func onFileAck(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let ack = try FrameBodies.FileAck.decode(frame.body)
-        if active != nil { active!.lastProgressMs = now }
+        if connections.activeID != nil { active!.liveness.lastProgressMs = now }
         switch ack {
         case .progress(let n, let offset):
-            guard active != nil, fileSend.onProgress(number: n, offset: offset) else { return }
+            guard connections.activeID != nil, files.send.onProgress(number: n, offset: offset) else { return }
             pumpFiles(now: now)
         case .delivered(let n):
             finishFile(number: n, error: nil)
@@ -130,9 +130,9 @@ extension LinkSession {
 
     /// The shell could not read the file being sent.
     public mutating func onFileReadFailed(number: UInt64, reason: String, now: EpochMs) {
-        if let id = active?.id, fileSend.head?.number == number {
+        if let id = connections.activeID, files.send.head?.number == number {
             let mark = out.count
-            fileSend.sendCancel(number, on: id, out: &out.fileSend)
+            files.send.sendCancel(number, on: id, out: &out.fileSend)
             noteSends(since: mark)
         }
         finishFile(number: number, error: WCError(.fileAccessDenied, reason))
@@ -144,7 +144,7 @@ extension LinkSession {
     }
 
     mutating func finishFile(number n: UInt64, error: WCError?) {
-        guard fileSend.finish(number: n, error: error, queue: &persistent.fileSend, out: &out.fileSend) else { return }
-        if active != nil { pumpFiles(now: active!.nowMs) }
+        guard files.send.finish(number: n, error: error, queue: &persistent.fileSend, out: &out.fileSend) else { return }
+        if connections.activeID != nil { pumpFiles(now: active!.liveness.nowMs) }
     }
 }

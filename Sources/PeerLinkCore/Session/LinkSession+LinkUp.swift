@@ -4,16 +4,16 @@
 extension LinkSession {
     /// The handshake succeeded on `id`: it becomes the active connection.
     mutating func becomeUp(_ id: ConnectionID, peer info: SessionInfo, now: EpochMs) {
-        handshakes[id] = nil
-        if let old = active {
-            out.close(old.id, reason: "replaced by a newer authenticated connection")
-            onConnectionClosed(old.id, now: now)
+        connections[handshake: id] = nil
+        if let old = connections.activeID {
+            out.close(old, reason: "replaced by a newer authenticated connection")
+            onConnectionClosed(old, now: now)
         }
         reconnect.attemptStarted()
-        active = ActiveConnection(id: id, peerIncarnation: info.incarnation, now: now)
+        connections.activate(id, now: now)
         messages.linkUp()
         appContext.linkUp()
-        fileSend.linkChanged()
+        files.send.linkChanged()
         // Refusals guard against late frames of the connection they were made on; a new one
         // carries none of those, and the peer never sends a cancelled transfer again (unless
         // its store lost the cancel, or it is a new store: then delivering is right).

@@ -30,7 +30,7 @@ extension LinkSession {
         if let e = readinessError() { return failNewMessage(e) }
         let mark = out.count
         let id = messages.send(payload, replyExpected: replyExpected, replyTimeoutMs: replyTimeoutMs,
-                               on: isReachable ? active?.id : nil, now: now, out: &out.messages)
+                               on: isReachable ? connections.activeID : nil, now: now, out: &out.messages)
         noteSends(since: mark)
         return id
     }
@@ -41,7 +41,7 @@ extension LinkSession {
     public mutating func replyToMessage(_ id: MessageID, with reply: MessagePayload) -> Result<Void, WCError> {
         let mark = out.count
         defer { noteSends(since: mark) }
-        return messages.reply(to: id, with: reply, activeID: active?.id, out: &out.messages)
+        return messages.reply(to: id, with: reply, activeID: connections.activeID, out: &out.messages)
     }
 
     /// Ids of the peer's messages the app has not answered yet.
@@ -57,7 +57,7 @@ extension LinkSession {
 
     mutating func onMessageFrame(_ id: ConnectionID, _ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let (m, payload) = try MessageChannel.decodeMessage(frame)
-        guard active?.id != nil else { return }
+        guard connections.activeID != nil else { return }
         let mark = out.count
         let arrival = messages.receive(m, on: id, out: &out.messages)
         noteSends(since: mark)

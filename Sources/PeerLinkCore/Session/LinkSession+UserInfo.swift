@@ -29,7 +29,7 @@ extension LinkSession {
         return .success(transfer(item))
     }
 
-    func transfer(_ item: OutboxItem) -> UserInfoTransfer { userInfoChannel.transfer(item, onLink: active != nil) }
+    func transfer(_ item: OutboxItem) -> UserInfoTransfer { userInfoChannel.transfer(item, onLink: connections.activeID != nil) }
 
     /// The user-info outboxes, indexed by `UserInfoStream.rawValue`.
     var outboxes: [OutboxQueue] { userInfoChannel.streams.map(\.outbox) }
@@ -59,16 +59,16 @@ extension LinkSession {
     public mutating func cancelUserInfo(id: String) -> Bool {
         let mark = out.count
         defer { noteSends(since: mark) }
-        return userInfoChannel.cancel(id: id, link: active?.id, state: persistent.userInfo, out: &out.userInfo)
+        return userInfoChannel.cancel(id: id, link: connections.activeID, state: persistent.userInfo, out: &out.userInfo)
     }
 
     /// The peer answered a `userInfoCancel`.
     mutating func onUserInfoCancelReply(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
-        guard active?.id != nil else { return }
+        guard connections.activeID != nil else { return }
         let r = try userInfoChannel.onCancelReply(frame, state: &persistent.userInfo, out: &out.userInfo)
         guard r.answered else { return }
         if r.metaChanged { metaDirty = true }
-        active!.lastProgressMs = now
+        active!.liveness.lastProgressMs = now
         sendOutbox(now: now)
     }
 
@@ -84,13 +84,13 @@ extension LinkSession {
     /// complication stream first), and starts the retransmission clock if nothing was
     /// awaiting an acknowledgement.
     mutating func sendOutbox(now: EpochMs) {
-        guard activationState == .activated, active?.id != nil else { return }
-        active!.nowMs = max(active!.nowMs, now)
+        guard activationState == .activated, connections.activeID != nil else { return }
+        active!.liveness.nowMs = max(active!.liveness.nowMs, now)
         let wasIdle = !awaitsAck
         let mark = out.count
         if userInfoChannel.pump(on: active!.id, state: &persistent.userInfo, out: &out.userInfo) { metaDirty = true }
         noteSends(since: mark)
-        if wasIdle, active?.id != nil, awaitsAck { active!.lastProgressMs = active!.nowMs }
+        if wasIdle, connections.activeID != nil, awaitsAck { active!.liveness.lastProgressMs = active!.liveness.nowMs }
     }
 
     // MARK: - Receiving
@@ -108,7 +108,7 @@ extension LinkSession {
     /// (The answer leaves after the receive log's commit, like an acknowledgement.)
     mutating func onUserInfoCancel(_ frame: Frame) throws(ByteReaderError) {
         let answer = try userInfoChannel.onCancel(frame, state: persistent.userInfo)
-        guard let id = active?.id else { return }
+        guard let id = connections.activeID else { return }
         flushMeta()
         let mark = out.count
         userInfoChannel.answerCancel(answer, on: id, out: &out.userInfo)
@@ -117,7 +117,7 @@ extension LinkSession {
 
     mutating func onUserInfoAck(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         if try userInfoChannel.onAck(frame, state: &persistent.userInfo, out: &out.userInfo) { metaDirty = true }
-        if active?.id != nil { active!.lastProgressMs = now }
+        if connections.activeID != nil { active!.liveness.lastProgressMs = now }
         sendOutbox(now: now)
     }
 
@@ -130,7 +130,7 @@ extension LinkSession {
     /// acknowledgement (after the deliveries' commits, by the ordering contract).
     public mutating func endOfInput(now: EpochMs) {
         flushMeta()
-        guard userInfoChannel.ackOwed, let id = active?.id, let ack = userInfoChannel.takeOwedAck(persistent.userInfo) else { return }
+        guard userInfoChannel.ackOwed, let id = connections.activeID, let ack = userInfoChannel.takeOwedAck(persistent.userInfo) else { return }
         let mark = out.count
         userInfoChannel.acknowledge(ack, on: id, out: &out.userInfo)
         noteSends(since: mark)

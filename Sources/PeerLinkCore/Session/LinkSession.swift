@@ -13,39 +13,25 @@
 /// with the keys the handshake gave (`LinkAction.startSealing`).
 public struct LinkSession: Sendable {
     public let config: LinkConfig
+    /// What survives restarts: the identity of both stores and each channel's durable slice.
     public internal(set) var persistent: LinkPersistent
-
     public internal(set) var activationState: ActivationState = .notActivated
-
-    // MARK: Connections
-    var handshakes: [ConnectionID: Handshake] = [:]
-    var active: ActiveConnection?
-    /// Refusals logged in the current interval and those left out (`LinkConfig.refusalLogBurst`).
-    var refusalLog = RefusalLog()
-
-    // MARK: Reachability
-    /// This node's app state (set by the app shell).
-    public internal(set) var localAppState = AppState()
-    /// The peer's app state as last reported.
-    public internal(set) var peerAppState: AppState?
-    public internal(set) var isReachable = false
-
-    // MARK: Reconnect (connector only)
+    /// Every connection's phase (in the handshake, or the link) and the refusal log.
+    var connections = ConnectionTable()
+    /// The two apps' states and `isReachable`.
+    var reach = Reachability()
+    /// When to connect next (connector only).
     var reconnect: Reconnect
 
     // MARK: Channels
     var userInfoChannel: UserInfoChannel
     var messages: MessageChannel
     var appContext = ContextChannel()
-    var fileSend: FileSendChannel
-    var fileReceive: FileReceiveChannel
+    var files: FileChannels
 
-
-    /// What the session asks the shell to do, in order (`drainActions`).
+    /// What the session asks the shell to do, in order (`drainActions`), and whether the
+    /// meta row must be written before the next send.
     var out = ActionBuffer()
-    /// The scalar state changed and must be written before the next send of an ack.
-    var metaDirty = false
-
     /// Counters for tests, reports and figures.
     public internal(set) var stats = LinkStats()
     /// The latest (monotonic) time the shell reported; app calls without a `now` use it.
@@ -56,16 +42,15 @@ public struct LinkSession: Sendable {
         var p = persistent
         userInfoChannel = UserInfoChannel(config: config, state: &p.userInfo)
         self.persistent = p
-        fileReceive = FileReceiveChannel(config: config, state: p.fileReceive)
+        files = FileChannels(send: FileSendChannel(config: config), receive: FileReceiveChannel(config: config, state: p.fileReceive))
         reconnect = Reconnect(config: config, seed: seed)
         messages = MessageChannel(config: config)
-        fileSend = FileSendChannel(config: config)
     }
 
     /// The shell's clock moved (called by the engine at every entry point).
     public mutating func onClock(now: EpochMs) {
         clockMs = max(clockMs, now)
-        if active?.id != nil, active!.nowMs < now { active!.nowMs = now }
+        if connections.activeID != nil, active!.liveness.nowMs < now { active!.liveness.nowMs = now }
     }
 
     /// The actions produced since the last call, in order.
@@ -83,23 +68,54 @@ public struct LinkSession: Sendable {
         out.persist(b)
     }
 
+    /// This node's app state (set by the app shell).
+    public internal(set) var localAppState: AppState {
+        get { reach.local }
+        set { reach.local = newValue }
+    }
+    /// The peer's app state as last reported.
+    public internal(set) var peerAppState: AppState? {
+        get { reach.peer }
+        set { reach.peer = newValue }
+    }
+    public internal(set) var isReachable: Bool {
+        get { reach.isReachable }
+        set { reach.isReachable = newValue }
+    }
+    /// The scalar state changed and must be written before the next send of an ack.
+    var metaDirty: Bool {
+        get { out.metaDirty }
+        set { out.metaDirty = newValue }
+    }
+    /// Refusals logged in the current interval and those left out (`LinkConfig.refusalLogBurst`).
+    var refusalLog: RefusalLog {
+        get { connections.refusalLog }
+        _modify { yield &connections.refusalLog }
+    }
+
+    /// The link that is up, changed in place (`active!.liveness.…`).
+    var active: LinkUp? {
+        get { connections.active }
+        _modify { yield &connections.active }
+    }
+
     // MARK: - State (WCSession properties)
 
     /// When the shell should next try to connect; nil while connected or not a connector.
     public var nextConnectAtMs: EpochMs? { reconnect.nextConnectAtMs }
 
     /// True while an authenticated connection to the peer is up.
-    public var isConnected: Bool { active?.id != nil }
+    public var isConnected: Bool { connections.activeID != nil }
 
     /// The authenticated connection, if any.
-    public var activeConnectionID: ConnectionID? { active?.id }
+    public var activeConnectionID: ConnectionID? { connections.activeID }
 
     /// Frames sent and received on the authenticated connection since it came up: when the
     /// two sides' counts match crosswise, nothing is in flight between them.
-    public var activeFrameCounts: (sent: Int, received: Int)? { active.map { ($0.framesSent, $0.framesReceived) } }
+    public var activeFrameCounts: (sent: Int, received: Int)? { active.map { ($0.liveness.framesSent, $0.liveness.framesReceived) } }
 
     /// Connections still in the pairing handshake.
-    public var handshakesInProgress: Int { handshakes.count }
+    public var handshakesInProgress: Int { connections.handshakeCount }
 
     /// `isPaired`: this node holds a pairing secret (meaningful once activated).
     public var isPaired: Bool { activationState == .activated && config.pairingSecret != nil }
@@ -140,9 +156,9 @@ public struct LinkSession: Sendable {
         out.deliver(.sessionDidBecomeInactive)
         failPendingMessages(WCError(.sessionInactive, "the session became inactive"), connection: nil)
         activationState = .notActivated
-        if let a = active {
-            out.close(a.id, reason: "the session was deactivated")
-            onConnectionClosed(a.id, now: now)
+        if let id = connections.activeID {
+            out.close(id, reason: "the session was deactivated")
+            onConnectionClosed(id, now: now)
         }
         updateReachability()
         out.deliver(.sessionDidDeactivate)
@@ -156,17 +172,13 @@ public struct LinkSession: Sendable {
         guard state != localAppState else { return }
         let launched = !localAppState.isRunning && state.isRunning
         localAppState = state
-        if let a = active { send(a.id, Frame(.appState, [state.flags])) }
+        if let id = connections.activeID { send(id, Frame(.appState, [state.flags])) }
         if launched { flushInbox() }
         updateReachability()
     }
 
     func computeReachable() -> Bool {
-        guard active?.id != nil, activationState == .activated else { return false }
-        switch config.role {
-        case .watch: return localAppState.watchAppReachable
-        case .phone: return peerAppState?.watchAppReachable ?? false
-        }
+        reach.compute(role: config.role, linkUp: connections.activeID != nil, activated: activationState == .activated)
     }
 
     mutating func updateReachability() {
@@ -212,16 +224,8 @@ public struct LinkSession: Sendable {
 
     mutating func countSent(_ id: ConnectionID, _ kind: FrameKind? = nil) {
         stats.framesSent += 1
-        guard active?.id == id else { return }
-        // Changed in place (`active!`): a copy taken out and written back costs a retain and
-        // a release of every buffer the connection holds, for every frame sent.
-        active!.lastSentMs = active!.nowMs
-        active!.framesSent += 1
-        switch kind {
-        case .userInfo?, .userInfoCancel?, .context?, .fileOffer?, .fileChunk?, .fileEnd?, .fileCancel?: active!.noteDataSent()
-        case .ping?: active!.pingsSent += 1
-        default: break
-        }
+        guard connections.activeID == id else { return }
+        active!.liveness.noteSent(kind)
     }
 
     mutating func emitLog(_ level: LogLevel, _ message: String) {

@@ -189,3 +189,13 @@ struct MessageChannel: Sendable {
     /// The earliest reply deadline; nil when no message is pending.
     var nextDeadlineMs: EpochMs? { pending.lazy.map(\.deadlineMs).min() }
 }
+
+/// A message of ours awaiting its reply (or, without a reply handler, its receipt).
+struct PendingMessage: Sendable, Equatable {
+    var id: MessageID
+    var connection: ConnectionID
+    var deadlineMs: EpochMs
+    var replyExpected: Bool
+    /// The reply timeout this message was sent with.
+    var timeoutMs: Int64
+}
