@@ -63,16 +63,41 @@ public struct InboxEntry: Sendable, Equatable {
     public var content: PendingContent
 }
 
-/// The part of a session that survives restarts and crashes.
+/// The part of a session that survives restarts and crashes: the identity of this store
+/// and of its peer, and each channel's durable slice. `LinkPersistence` writes its scalars
+/// as one meta row (the same bytes, in the same order, as before the slices) and the rest
+/// as table rows.
 public struct LinkPersistent: Sendable, Equatable {
     /// This link store's incarnation: random, chosen when the store was created.
     public var incarnation: UInt64
-    /// The next outbox sequence number (starts at 1), shared by both user-info streams.
-    public var nextSeq: UInt64 = 1
-    /// Undelivered user-info transfers, in seq order.
-    public var outbox: [OutboxItem] = []
     /// The peer incarnation whose streams the receive logs count.
     public var peerIncarnation: UInt64 = 0
+    /// A peer has authenticated at least once (the phone's `isWatchAppInstalled`).
+    public var peerEverSeen = false
+    /// The watch's complication was on the active face when last heard (phone).
+    public var peerComplicationEnabled = false
+
+    /// User info: both streams' sequence numbers, the outbox, the receive logs, the budget.
+    public var userInfo = UserInfoState()
+    /// The application context sent and received.
+    public var context = ApplicationContextState()
+    /// Files queued to send.
+    public var fileSend = FileSendQueue()
+    /// The file being received and the receive log of files.
+    public var fileReceive = FileReceiveState()
+    /// Content received while the app could not take it.
+    public var pendingInbox = Inbox()
+
+    public init(incarnation: UInt64) { self.incarnation = incarnation }
+}
+
+/// The user-info streams' durable state (a slice of `LinkPersistent`).
+public struct UserInfoState: Sendable, Equatable {
+    /// The next outbox sequence number (starts at 1), shared by both user-info streams.
+    public var nextSeq: UInt64 = 1
+    /// Undelivered user-info transfers, in seq order (as loaded; the session keeps them in
+    /// its outbox queues and leaves this empty).
+    public var outbox: [OutboxItem] = []
     /// The highest seq of our ordinary stream the peer has acknowledged: if it later says it
     /// delivered less (same store), its store went back in time and lost what it confirmed.
     public var peerAckedThrough: UInt64 = 0
@@ -82,37 +107,21 @@ public struct LinkPersistent: Sendable, Equatable {
     /// The receive log: the highest peer seq delivered here, per stream.
     public var lastDeliveredFromPeer: UInt64 = 0
     public var lastComplicationDeliveredFromPeer: UInt64 = 0
-    /// A peer has authenticated at least once (the phone's `isWatchAppInstalled`).
-    public var peerEverSeen = false
-    /// The watch's complication was on the active face when last heard (phone).
-    public var peerComplicationEnabled = false
     /// Complication budget: the local day (days since 1970) and transfers used that day.
     public var complicationBudgetDay: Int = 0
     public var complicationTransfersUsed: Int = 0
 
-    // MARK: Application context
-    /// `applicationContext`: the last one this side set, with its version.
-    public var applicationContext: PlistValue?
-    public var contextVersion: UInt64 = 0
-    /// The highest version the peer has stored.
-    public var contextAckedVersion: UInt64 = 0
-    /// `receivedApplicationContext` and its version (counted per peer incarnation).
-    public var receivedApplicationContext: PlistValue?
-    public var receivedContextVersion: UInt64 = 0
+    public init() {}
+}
 
-    // MARK: Files
+/// The sender's durable file queue (a slice of `LinkPersistent`).
+public struct FileSendQueue: Sendable, Equatable {
     public var nextFileNumber: UInt64 = 1
     /// The highest file number ever offered to the peer (committed before the offer leaves):
     /// a peer that delivered more came by it in a history this store has lost.
     public var highestFileSent: UInt64 = 0
-    public var outgoingFiles: [OutgoingFile] = []
-    public var incomingFile: IncomingFile?
-    /// The highest peer file number delivered here.
-    public var lastFileDelivered: UInt64 = 0
+    /// Queued files, in number order.
+    public var files: [OutgoingFile] = []
 
-    // MARK: Pending content
-    public var nextInboxSeq: UInt64 = 1
-    public var inbox: [InboxEntry] = []
-
-    public init(incarnation: UInt64) { self.incarnation = incarnation }
+    public init() {}
 }

@@ -8,7 +8,7 @@ extension LinkSession {
     /// enabled (or on the watch).
     public func remainingComplicationUserInfoTransfers(localDay: CivilDate) -> Int {
         guard config.role == .phone, isComplicationEnabled else { return 0 }
-        let used = persistent.complicationBudgetDay == localDay.daysSinceEpoch ? persistent.complicationTransfersUsed : 0
+        let used = persistent.userInfo.complicationBudgetDay == localDay.daysSinceEpoch ? persistent.userInfo.complicationTransfersUsed : 0
         return max(0, config.complicationTransfersPerDay - used)
     }
 
@@ -29,11 +29,11 @@ extension LinkSession {
             emitLog(.info, "complication budget for \(localDay) used up: sent as ordinary user info")
             return enqueueUserInfo(userInfo, stream: .ordinary, now: now)
         }
-        if persistent.complicationBudgetDay != localDay.daysSinceEpoch {
-            persistent.complicationBudgetDay = localDay.daysSinceEpoch
-            persistent.complicationTransfersUsed = 0
+        if persistent.userInfo.complicationBudgetDay != localDay.daysSinceEpoch {
+            persistent.userInfo.complicationBudgetDay = localDay.daysSinceEpoch
+            persistent.userInfo.complicationTransfersUsed = 0
         }
-        persistent.complicationTransfersUsed += 1
+        persistent.userInfo.complicationTransfersUsed += 1
         metaDirty = true
         return enqueueUserInfo(userInfo, stream: .complication, now: now)
     }

@@ -7,44 +7,30 @@ extension LinkSession {
 
     /// The shell started connecting: no further attempt is due until this one ends.
     public mutating func onConnectAttemptStarted() {
-        nextConnectAtMs = nil
+        reconnect.attemptStarted()
     }
 
     /// A connection attempt (connector) failed: schedule the next one with backoff and jitter.
     public mutating func onConnectAttemptFailed(now: EpochMs) {
-        scheduleReconnect(now: now)
+        reconnect.schedule(now: now)
     }
-
-    mutating func scheduleReconnect(now: EpochMs) {
-        guard config.role == .watch, config.pairingSecret != nil else { return }
-        let exp = min(Double(config.reconnectMaxMs), Double(config.reconnectInitialMs) * pow2(reconnectAttempt))
-        let jitter = 1 + config.reconnectJitter * (2 * rng.nextUnit() - 1)
-        reconnectAttempt += 1
-        nextConnectAtMs = now + Int64(min(Double(config.reconnectMaxMs), exp * jitter))
-    }
-
-    private func pow2(_ n: Int) -> Double { n >= 30 ? Double(1 << 30) : Double(1 << n) }
 
     // MARK: - Closing
 
     /// The transport connection closed (by the peer, an error, or after our `.close`).
     public mutating func onConnectionClosed(_ id: ConnectionID, now: EpochMs) {
-        handshakes[id] = nil
-        guard let a = active, a.id == id else {
-            if active?.id == nil, config.role == .watch, nextConnectAtMs == nil { scheduleReconnect(now: now) }
+        guard let a = connections.close(id) else {
+            if connections.activeID == nil { reconnect.attemptEnded(now: now) }
             return
         }
-        active = nil
+        files.send.linkChanged()
         peerAppState = nil
-        // Only a connection that stayed up starts the backoff again: one dropped right after
-        // its handshake (a relay that breaks every connection) is retried ever later.
-        if now - a.upSinceMs >= config.stableConnectionMs { reconnectAttempt = 0 }
-        failPendingMessages(WCError(.notReachable, "the link to the \(config.role.peer) went down"), connection: id)
-        awaitingReply = awaitingReply.filter { $0.value != id }
-        resetIncomingFileProgress()
-        actions.append(.deliver(.linkDidChange(up: false)))
+        reconnect.linkClosed(upSinceMs: a.liveness.upSinceMs, now: now)
+        messages.linkDown(id, WCError(.notReachable, "the link to the \(config.role.peer) went down"), out: &out.messages)
+        files.receive.resetProgress(persistent.fileReceive)
+        out.deliver(.linkDidChange(up: false))
         updateReachability()
-        scheduleReconnect(now: now)
+        reconnect.schedule(now: now)
     }
 
     /// Refuses a connection: tells the peer why (when it is still talking), logs, closes.
@@ -54,10 +40,10 @@ extension LinkSession {
             w.writeString(Self.cut(reason, toBytes: Self.maxRejectReasonBytes))
             send(id, Frame(.reject, w.bytes))
         }
-        handshakes[id] = nil
+        connections[handshake: id] = nil
         stats.connectionsRejected += 1
         noteRefusal(.warning, "rejected connection \(id): \(reason)", now: clockMs)
-        actions.append(.close(id, reason: reason))
+        out.close(id, reason: reason)
     }
 
     /// The longest prefix of `s` of at most `n` bytes of UTF-8 that ends on a character.
@@ -78,11 +64,11 @@ extension LinkSession {
     public mutating func onMalformedInput(_ id: ConnectionID, reason: String, now: EpochMs) {
         guard isConnectionOpen(id) else { return }
         stats.connectionsRejected += 1
-        let isPeer = active?.id == id
+        let isPeer = connections.activeID == id
         if isPeer { stats.tamperingDetected += 1 }
-        handshakes[id] = nil
+        connections[handshake: id] = nil
         noteRefusal(.warning, "\(isPeer ? "closing" : "rejected") connection \(id): \(isPeer ? "" : "malformed input: ")\(reason)", now: now)
-        actions.append(.close(id, reason: "malformed input: \(reason)"))
+        out.close(id, reason: "malformed input: \(reason)")
     }
 
     /// The connection ended in the middle of a record (logged as a refusal: a stranger that
@@ -98,12 +84,11 @@ extension LinkSession {
     /// is in, and `bufferedBytes` of it are held now. Enforces the cap on what connections in
     /// the handshake hold, and arms the bound on how long a frame may take to arrive.
     public mutating func onFrameProgress(_ id: ConnectionID, startedMs: EpochMs?, bytesExpected: Int, bufferedBytes: Int, now: EpochMs) {
-        if var h = handshakes[id] {
-            h.bufferedBytes = bufferedBytes
-            handshakes[id] = h
+        if connections[handshake: id] != nil {
+            connections[handshake: id]!.bufferedBytes = bufferedBytes
             enforceHandshakeCaps(now: now)
-        } else if active?.id == id {
-            active!.frameUnderWay = startedMs.map { FrameUnderWay(sinceMs: $0, bytes: bytesExpected) }
+        } else if connections.activeID == id {
+            active!.liveness.frameUnderWay = startedMs.map { FrameUnderWay(sinceMs: $0, bytes: bytesExpected) }
         }
     }
 
@@ -117,11 +102,12 @@ extension LinkSession {
     /// Refuses the oldest connections in the handshake while there are more than
     /// `maxHandshakes` or they hold more than `maxHandshakeBufferedBytes`.
     mutating func enforceHandshakeCaps(now: EpochMs) {
-        while !handshakes.isEmpty {
-            let held = handshakes.values.reduce(0) { $0 + $1.bufferedBytes }
+        while connections.handshakeCount > 0 {
+            let handshakes = connections.handshakesByID
+            let held = handshakes.reduce(0) { $0 + $1.handshake.bufferedBytes }
             let tooMany = handshakes.count > config.maxHandshakes
             guard tooMany || held > config.maxHandshakeBufferedBytes else { return }
-            let oldest = handshakes.min { ($0.value.openedMs, $0.key) < ($1.value.openedMs, $1.key) }!.key
+            let oldest = handshakes.min { ($0.handshake.openedMs, $0.id) < ($1.handshake.openedMs, $1.id) }!.id
             refuse(oldest, tooMany ? "more than \(config.maxHandshakes) connections in the handshake: the oldest is refused"
                                    : "connections in the handshake hold \(held) bytes (at most \(config.maxHandshakeBufferedBytes)): the oldest is refused",
                    tellPeer: false)

@@ -1,33 +1,22 @@
 
-/// `updateApplicationContext`: latest wins, durable on both sides.
-///
-/// The sender stores the context with a growing version, then sends it whenever the peer
-/// does not hold that version (on every reconnect, and again after `retransmitAfterMs`
-/// without an acknowledgement). The receiver keeps only a version newer than the one it
-/// has, commits it, then acknowledges. A context set while disconnected, or replaced
-/// several times, is delivered once after reconnecting: the newest.
+/// The session's side of the application context (`ContextChannel` holds its logic, the
+/// durable state is `persistent.context`): readiness, the meta row, delivery of a received
+/// context through the inbox, and the retransmission clock.
 extension LinkSession {
     /// `applicationContext`: the last context this side set (empty when none).
-    public var applicationContext: [String: PlistValue] { persistent.applicationContext?.dictionaryValue ?? [:] }
+    public var applicationContext: [String: PlistValue] { persistent.context.sent?.dictionaryValue ?? [:] }
 
     /// `receivedApplicationContext`: the last context received from the peer (empty when none).
-    public var receivedApplicationContext: [String: PlistValue] { persistent.receivedApplicationContext?.dictionaryValue ?? [:] }
+    public var receivedApplicationContext: [String: PlistValue] { persistent.context.received?.dictionaryValue ?? [:] }
 
     /// `updateApplicationContext(_:)`: replaces the context; may be called while
     /// unreachable (but only when activated). A context equal to the current one is not
     /// delivered again (nor numbered anew), as in WatchConnectivity.
     public mutating func updateApplicationContext(_ context: PlistValue, now: EpochMs) -> Result<Void, WCError> {
         if let e = readinessError() { return .failure(e) }
-        guard case .dictionary = context else { return .failure(WCError(.payloadUnsupportedTypes, "an application context must be a dictionary")) }
-        let size = CanonicalEncoding.encodedSize(context)
-        guard size <= PayloadLimits.applicationContextBytes else {
-            return .failure(WCError(.payloadTooLarge, "application context is \(size) bytes; the limit is \(PayloadLimits.applicationContextBytes)"))
-        }
-        if persistent.applicationContext == context { return .success(()) }
-        persistent.applicationContext = context
-        persistent.contextVersion += 1
+        if let e = appContext.validate(context) { return .failure(e) }
+        guard appContext.update(context, state: &persistent.context, out: &out.context) == .stored else { return .success(()) }
         metaDirty = true
-        persist { LinkPersistence.contextWrite(sent: context, into: &$0) }
         flushMeta()
         sendContextIfNeeded()
         return .success(())
@@ -35,42 +24,33 @@ extension LinkSession {
 
     /// Sends the context when the peer does not hold it and it is not already on the wire.
     mutating func sendContextIfNeeded() {
-        guard activationState == .activated, let a = active, let ctx = persistent.applicationContext,
-              persistent.contextVersion > persistent.contextAckedVersion, a.contextSentVersion < persistent.contextVersion else { return }
-        let wasIdle = !a.awaitsAck(self)
-        let body = FrameBodies.Context(version: persistent.contextVersion, payload: CanonicalEncoding.encode(ctx))
-        send(a.id, Frame(.context, body.encode()))
-        if var a2 = active {
-            a2.contextSentVersion = persistent.contextVersion
-            if wasIdle { a2.lastProgressMs = a2.nowMs }
-            active = a2
-        }
+        guard activationState == .activated, let id = connections.activeID, appContext.wouldSend(persistent.context) else { return }
+        let wasIdle = !awaitsAck
+        let mark = out.count
+        appContext.send(persistent.context, on: id, out: &out.context)
+        noteSends(since: mark)
+        if wasIdle { active!.liveness.lastProgressMs = active!.liveness.nowMs }
     }
 
     mutating func onContextFrame(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
-        let c = try FrameBodies.Context.decode(frame.body)
-        try PayloadLimits.enforce("an application context", bytes: c.payload.count, limit: PayloadLimits.applicationContextBytes)
-        let value = try CanonicalEncoding.decode(c.payload)
-        guard case .dictionary = value else { throw .malformed("application context is not a dictionary") }
-        guard let a = active else { return }
-        if c.version > persistent.receivedContextVersion {
-            persistent.receivedContextVersion = c.version
-            persistent.receivedApplicationContext = value
+        let (version, value) = try ContextChannel.decode(frame)
+        guard let id = connections.activeID else { return }
+        if appContext.receive(version, value, state: &persistent.context) {
             metaDirty = true
             var b = WriteBatch()
             LinkPersistence.contextWrite(received: value, into: &b)
             deliverContent(.applicationContext(value), into: &b)
-            actions.append(.persist(b))
+            out.persist(b)
             flushMeta()
         }
-        send(a.id, Frame(.contextAck, FrameBodies.encodeVarint(c.version)))
+        let mark = out.count
+        appContext.acknowledge(version, on: id, out: &out.context)
+        noteSends(since: mark)
     }
 
     mutating func onContextAck(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
-        let v = try FrameBodies.decodeVarint(frame.body)
-        guard v > persistent.contextAckedVersion, v <= persistent.contextVersion else { return }
-        persistent.contextAckedVersion = v
+        guard try appContext.onAck(frame, state: &persistent.context) else { return }
         metaDirty = true
-        if var a = active { a.lastProgressMs = now; active = a }
+        if connections.activeID != nil { active!.liveness.lastProgressMs = now }
     }
 }

@@ -1,15 +1,14 @@
 
-/// `transferFile`, the receiver's side: one file at a time, written to `inbox/` in the
-/// node's file root, synced and committed every `fileAckIntervalBytes`, checked against
-/// its SHA-256 when complete, then moved to its inbox name and delivered. A mismatch
-/// starts the file again (never delivered); after `maxFileVerifyFailures` the transfer fails.
+/// The session's side of receiving files (`FileReceiveChannel` holds the logic, the durable
+/// state is `persistent.fileReceive`): the link, delivery through the inbox, and the meta
+/// row committed before an answer that depends on it leaves.
 extension LinkSession {
     /// The inbox directory (relative to the node's file root).
-    public static let inboxDirectory = "inbox"
+    public static let inboxDirectory = FileReceiveChannel.inboxDirectory
 
     /// Where a verified file is delivered: `inbox/<peer-incarnation>-<number>-<name>`.
     static func inboxPath(peerIncarnation: UInt64, number: UInt64, name: String) -> String {
-        "\(Self.inboxDirectory)/\(String(peerIncarnation, radix: 16))-\(number)-\(name)"
+        FileReceiveChannel.inboxPath(peerIncarnation: peerIncarnation, number: number, name: name)
     }
 
     /// The peer store and file number of a delivered file's inbox path (nil for another path).
@@ -22,7 +21,7 @@ extension LinkSession {
 
     /// Where the incoming file is written while it arrives.
     func partPath(_ number: UInt64) -> String {
-        "\(Self.inboxDirectory)/\(String(persistent.peerIncarnation, radix: 16))-\(number).part"
+        FileReceiveChannel.partPath(peerIncarnation: persistent.peerIncarnation, number)
     }
 
     mutating func onFileOffer(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
@@ -31,161 +30,70 @@ extension LinkSession {
             try PayloadLimits.enforce("file metadata", bytes: CanonicalEncoding.encodedSize(m), limit: PayloadLimits.fileMetadataBytes)
             guard case .dictionary = m else { throw .malformed("file metadata that is not a dictionary") }
         }
-        guard let a = active else { return }
-        if offer.number <= persistent.lastFileDelivered {
-            send(a.id, Frame(.fileAck, FrameBodies.FileAck.delivered(number: offer.number).encode()))
-            return
-        }
-        if let cur = persistent.incomingFile, cur.number == offer.number, cur.sizeBytes == offer.sizeBytes, cur.name == offer.name {
-            // A resume: drop whatever was written past the committed offset.
-            actions.append(.file(.truncate(path: partPath(cur.number), sizeBytes: cur.committedBytes)))
-        } else {
-            dropIncomingFile()
-            let f = IncomingFile(number: offer.number, name: offer.name, sizeBytes: offer.sizeBytes, sha256: [],
-                                 metadata: offer.metadata, committedBytes: 0, verifyFailures: 0)
-            persistent.incomingFile = f
-            persist { LinkPersistence.incomingWrite(f, into: &$0) }
-            actions.append(.file(.truncate(path: partPath(f.number), sizeBytes: 0)))
-        }
-        resetIncomingFileProgress()
-        let cur = persistent.incomingFile!
-        send(a.id, Frame(.fileResume, FrameBodies.encodeVarints(cur.number, UInt64(cur.committedBytes))))
+        guard let id = connections.activeID else { return }
+        let mark = out.count
+        files.receive.onOffer(offer, on: id, peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive, out: &out.fileReceive)
+        noteSends(since: mark)
     }
 
     /// The sender's SHA-256 of the whole file: check the file once all of it is committed.
     mutating func onFileEnd(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let (n, sha) = try FrameBodies.FileEnd.decode(frame.body)
-        guard var cur = persistent.incomingFile, cur.number == n else {
-            // Delivered already: the sender resends because our `fileAck delivered` was lost.
-            // Say it again, or the transfer stays outstanding until the next connection.
-            if n <= persistent.lastFileDelivered, let a = active {
-                send(a.id, Frame(.fileAck, FrameBodies.FileAck.delivered(number: n).encode()))
-            }
-            return
-        }
-        if cur.sha256 != sha {
-            cur.sha256 = sha
-            persistent.incomingFile = cur
-            persist { LinkPersistence.incomingWrite(cur, into: &$0) }
-        }
-        if cur.committedBytes == cur.sizeBytes {
-            actions.append(.file(.verify(number: n, path: partPath(n), sha256: sha)))
-        } else if incomingWrittenBytes < cur.sizeBytes, let a = active {
-            // The sender thinks it sent everything, yet bytes are missing: our `fileResume` (after a
-            // gap or a failed check) was lost. Ask again, or neither side would send anything more.
-            resumeRequestedAt = incomingWrittenBytes
-            send(a.id, Frame(.fileResume, FrameBodies.encodeVarints(n, UInt64(incomingWrittenBytes))))
-        }
+        let mark = out.count
+        files.receive.onEnd(number: n, sha256: sha, link: connections.activeID, peerIncarnation: persistent.peerIncarnation,
+                          state: &persistent.fileReceive, out: &out.fileReceive)
+        noteSends(since: mark)
     }
 
     mutating func onFileChunk(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
-        let (n, offset, start) = try FrameBodies.FileChunk.decode(frame.body)
-        guard let a = active, var cur = persistent.incomingFile, cur.number == n else { return }  // cancelled or stale
-        let count = Int64(frame.body.count - start)
-        guard offset + count <= cur.sizeBytes else { throw .malformed("chunk past the end of file \(n)") }
-        guard offset == incomingWrittenBytes else {
-            if offset > incomingWrittenBytes && resumeRequestedAt != incomingWrittenBytes {
-                // A chunk went missing: ask for the rest from where we are.
-                resumeRequestedAt = incomingWrittenBytes
-                send(a.id, Frame(.fileResume, FrameBodies.encodeVarints(n, UInt64(incomingWrittenBytes))))
-            }
-            return
-        }
-        guard count > 0 else { return }
-        let path = partPath(n)
-        actions.append(.file(.write(path: path, offset: offset, bytes: frame.body[start...])))
-        incomingWrittenBytes += count
-        stats.fileBytesReceived += count
-        let complete = incomingWrittenBytes == cur.sizeBytes
-        guard complete || incomingWrittenBytes - cur.committedBytes >= config.fileSyncIntervalBytes else {
-            if incomingWrittenBytes - progressReportedAt >= config.fileAckIntervalBytes {
-                progressReportedAt = incomingWrittenBytes
-                send(a.id, Frame(.fileAck, FrameBodies.FileAck.progress(number: n, offset: cur.committedBytes).encode()))
-            }
-            return
-        }
-        progressReportedAt = incomingWrittenBytes
-        actions.append(.file(.sync(path: path)))
-        cur.committedBytes = incomingWrittenBytes
-        persistent.incomingFile = cur
-        persist { LinkPersistence.incomingWrite(cur, into: &$0) }
-        if complete {
-            if !cur.sha256.isEmpty { actions.append(.file(.verify(number: n, path: path, sha256: cur.sha256))) }
-        } else {
-            send(a.id, Frame(.fileAck, FrameBodies.FileAck.progress(number: n, offset: cur.committedBytes).encode()))
-        }
+        guard let id = connections.activeID else { return }
+        let mark = out.count
+        defer { noteSends(since: mark) }
+        try files.receive.onChunk(frame, on: id, peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive,
+                                stats: &stats, out: &out.fileReceive)
     }
 
     /// The shell hashed the complete incoming file `number`: deliver it, or start it again.
     public mutating func onFileVerified(number: UInt64, matches: Bool, now: EpochMs) {
-        guard var cur = persistent.incomingFile, cur.number == number, cur.committedBytes == cur.sizeBytes else { return }
-        let part = partPath(number)
-        let conn = active?.id
-        if matches {
-            let file = ReceivedFile(path: Self.inboxPath(peerIncarnation: persistent.peerIncarnation, number: number, name: cur.name),
-                                    name: cur.name, metadata: cur.metadata, sizeBytes: cur.sizeBytes)
-            actions.append(.file(.move(from: part, to: file.path)))
-            persistent.incomingFile = nil
-            persistent.lastFileDelivered = number
-            metaDirty = true
-            var b = WriteBatch()
-            LinkPersistence.incomingWrite(nil, into: &b)
-            deliverContent(.file(file), into: &b)
-            actions.append(.persist(b))
-            flushMeta()
-            if let conn { send(conn, Frame(.fileAck, FrameBodies.FileAck.delivered(number: number).encode())) }
-            return
+        let conn = connections.activeID
+        let mark = out.count
+        guard let file = files.receive.onVerified(number: number, matches: matches, link: conn, peerIncarnation: persistent.peerIncarnation,
+                                                state: &persistent.fileReceive, stats: &stats, out: &out.fileReceive) else {
+            return noteSends(since: mark)
         }
-        cur.verifyFailures += 1
-        stats.fileVerifyFailures += 1
-        emitLog(.warning, "file \(number) failed its SHA-256 check (\(cur.verifyFailures) of \(config.maxFileVerifyFailures)): not delivered")
-        if cur.verifyFailures >= config.maxFileVerifyFailures {
-            dropIncomingFile()
-            let e = WCError(.deliveryFailed, "SHA-256 mismatch \(cur.verifyFailures) times")
-            if let conn { send(conn, Frame(.fileAck, FrameBodies.FileAck.failed(number: number, e).encode())) }
-            return
+        metaDirty = true
+        var b = WriteBatch()
+        LinkPersistence.incomingWrite(nil, into: &b)
+        deliverContent(.file(file), into: &b)
+        out.persist(b)
+        flushMeta()
+        if let conn {
+            let mark = out.count
+            files.receive.acknowledgeDelivered(number, on: conn, out: &out.fileReceive)
+            noteSends(since: mark)
         }
-        cur.committedBytes = 0
-        persistent.incomingFile = cur
-        resetIncomingFileProgress()
-        actions.append(.file(.truncate(path: part, sizeBytes: 0)))
-        persist { LinkPersistence.incomingWrite(cur, into: &$0) }
-        if let conn { send(conn, Frame(.fileResume, FrameBodies.encodeVarints(number, 0))) }
     }
 
     /// The sender cancelled file `n`: answer whether it came too late (delivered), else drop
     /// what arrived of it (a late `fileEnd` or chunk of it then finds no incoming file).
     mutating func onFileCancel(_ frame: Frame) throws(ByteReaderError) {
         let n = try FrameBodies.decodeVarint(frame.body)
-        let delivered = n <= persistent.lastFileDelivered
-        if !delivered, persistent.incomingFile?.number == n { dropIncomingFile() }
-        guard let a = active else { return }
+        let delivered = files.receive.onCancel(n, peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive, out: &out.fileReceive)
+        guard let id = connections.activeID else { return }
         flushMeta()
-        send(a.id, Frame(.fileAck, (delivered ? FrameBodies.FileAck.delivered(number: n) : .cancelled(number: n)).encode()))
+        let mark = out.count
+        files.receive.answerCancel(n, delivered: delivered, on: id, out: &out.fileReceive)
+        noteSends(since: mark)
     }
 
     /// The partial files among `names` (the inbox's) that no transfer can resume: every
     /// `.part` but the incoming file's own, as paths to delete.
     public func abandonedPartialFiles(among names: [String]) -> [String] {
-        let keep = persistent.incomingFile.map { partPath($0.number) }
-        return names.filter { $0.hasSuffix(".part") }.map { "\(Self.inboxDirectory)/\($0)" }.filter { $0 != keep }
+        FileReceiveChannel.abandonedPartialFiles(among: names, peerIncarnation: persistent.peerIncarnation, state: persistent.fileReceive)
     }
 
     /// Forgets the incoming file and deletes its partial content.
     mutating func dropIncomingFile() {
-        guard let cur = persistent.incomingFile else { return }
-        actions.append(.file(.remove(path: partPath(cur.number))))
-        persistent.incomingFile = nil
-        persist { LinkPersistence.incomingWrite(nil, into: &$0) }
-        resetIncomingFileProgress()
-    }
-
-    /// Writing the incoming file goes on from its committed offset (0 when there is none):
-    /// after a drop (bytes written but not committed will be written again), a resume, a
-    /// restart from 0 or a dropped file.
-    mutating func resetIncomingFileProgress() {
-        incomingWrittenBytes = persistent.incomingFile?.committedBytes ?? 0
-        progressReportedAt = incomingWrittenBytes
-        resumeRequestedAt = -1
+        files.receive.drop(peerIncarnation: persistent.peerIncarnation, state: &persistent.fileReceive, out: &out.fileReceive)
     }
 }

@@ -1,12 +1,7 @@
 
-/// `transferFile(_:metadata:)`, the sender's side: a durable queue of files sent one at a
-/// time, in chunks, within a window of unacknowledged bytes.
-///
-/// For the head file the sender offers (number, size, SHA-256, name, metadata); the
-/// receiver answers with `fileResume` (the offset it holds, committed), and the sender
-/// streams `fileChunk`s from there. The receiver acknowledges committed progress
-/// (`fileAck` progress) and finally `delivered` after checking the SHA-256, or `failed`.
-/// A drop or a crash of either side resumes from the receiver's committed offset.
+/// The session's side of sending files (`FileSendChannel` holds the head file's state, the
+/// durable queue is `persistent.fileSend`): readiness, the meta row committed before an
+/// offer leaves, the liveness bookkeeping of what is sent, and the retransmission clock.
 extension LinkSession {
     // MARK: - API
 
@@ -16,46 +11,32 @@ extension LinkSession {
     /// given, is a dictionary within the user-info limit.
     public mutating func transferFile(path: String, metadata: PlistValue?, now: EpochMs) -> Result<FileTransfer, WCError> {
         if let e = readinessError() { return .failure(e) }
-        if let m = metadata {
-            guard case .dictionary = m else { return .failure(WCError(.payloadUnsupportedTypes, "file metadata must be a dictionary")) }
-            let size = CanonicalEncoding.encodedSize(m)
-            guard size <= PayloadLimits.userInfoBytes else {
-                return .failure(WCError(.payloadTooLarge, "file metadata is \(size) bytes; the limit is \(PayloadLimits.userInfoBytes)"))
-            }
+        let name: String
+        switch FileSendChannel.validate(path: path, metadata: metadata) {
+        case .failure(let e): return .failure(e)
+        case .success(let n): name = n
         }
-        let name = String(path.split(separator: "/").last ?? "")
-        guard NodeFilePath.isInsideRoot(path), !name.isEmpty, name != "." else {
-            return .failure(WCError(.invalidParameter, "'\(path)' is not a file path inside the node's file root"))
-        }
-        let f = OutgoingFile(number: persistent.nextFileNumber, path: path, name: name, sizeBytes: -1,
-                             metadata: metadata, createdMs: now)
-        persistent.nextFileNumber += 1
+        let f = files.send.enqueue(path: path, name: name, metadata: metadata, now: now, queue: &persistent.fileSend, out: &out.fileSend)
         metaDirty = true
-        persistent.outgoingFiles.append(f)
-        actions.append(.file(.measure(number: f.number, path: path)))
-        return .success(fileTransfer(f))
+        return .success(files.send.transfer(f))
     }
 
     /// The shell measured file `number`: it is committed to the queue and offered when its
     /// turn comes. (Its SHA-256 is computed while it is sent, and sent at the end.)
     public mutating func onFileMeasured(number: UInt64, sizeBytes: Int64, now: EpochMs) {
-        guard let i = persistent.outgoingFiles.firstIndex(where: { $0.number == number }), persistent.outgoingFiles[i].sizeBytes < 0 else { return }
-        guard sizeBytes >= 0 else { return onFileReadFailed(number: number, reason: "bad measurement", now: now) }
-        persistent.outgoingFiles[i].sizeBytes = sizeBytes
-        let f = persistent.outgoingFiles[i]
-        persist { $0.put(LinkPersistence.filesOut, storeKey(f.number), LinkPersistence.encodeOutgoing(f)) }
-        flushMeta()
-        pumpFiles(now: now)
+        switch files.send.measured(number: number, sizeBytes: sizeBytes, queue: &persistent.fileSend, out: &out.fileSend) {
+        case .ignored: return
+        case .failed: return onFileReadFailed(number: number, reason: "bad measurement", now: now)
+        case .ready:
+            flushMeta()
+            pumpFiles(now: now)
+        }
     }
 
-    func fileTransfer(_ f: OutgoingFile) -> FileTransfer {
-        let state = active?.file.flatMap { $0.number == f.number ? $0 : nil }
-        return FileTransfer(id: "f\(f.number)", number: f.number, path: f.path, metadata: f.metadata, sizeBytes: f.sizeBytes,
-                            acknowledgedBytes: state?.ackedOffset ?? 0, isTransferring: state != nil, queuedAtMs: f.createdMs)
-    }
+    func fileTransfer(_ f: OutgoingFile) -> FileTransfer { files.send.transfer(f) }
 
     /// `outstandingFileTransfers`: queued or being sent, in order.
-    public var outstandingFileTransfers: [FileTransfer] { persistent.outgoingFiles.filter { !$0.isCancelled }.map(fileTransfer) }
+    public var outstandingFileTransfers: [FileTransfer] { persistent.fileSend.files.filter { !$0.isCancelled }.map(fileTransfer) }
 
     /// The app keeps a received file: moves it out of the inbox before its callback returns
     /// (what is left in the inbox is deleted after the callback).
@@ -63,7 +44,7 @@ extension LinkSession {
         guard NodeFilePath.isInsideRoot(path) else {
             return .failure(WCError(.fileAccessDenied, "'\(path)' is outside the node's file root"))
         }
-        actions.append(.file(.move(from: file.path, to: path)))
+        out.file(.move(from: file.path, to: path))
         return .success(())
     }
 
@@ -80,116 +61,63 @@ extension LinkSession {
     /// false when no such transfer is outstanding.
     @discardableResult
     public mutating func cancelFile(id: String) -> Bool {
-        guard id.hasPrefix("f"), let n = UInt64(id.dropFirst()),
-              let i = persistent.outgoingFiles.firstIndex(where: { $0.number == n }), !persistent.outgoingFiles[i].isCancelled else { return false }
-        let mayBeDelivered = active.map { $0.highestFileEndSent >= n } ?? (i == 0 && persistent.outgoingFiles[i].sizeBytes >= 0)
-        if mayBeDelivered {
-            persistent.outgoingFiles[i].isCancelled = true
-            let f = persistent.outgoingFiles[i]
-            persist { $0.put(LinkPersistence.filesOut, storeKey(n), LinkPersistence.encodeOutgoing(f)) }
-            if var a = active {
-                a.file = FileSendState(number: n)  // awaiting the answer (resent on retransmission)
-                active = a
-                send(a.id, Frame(.fileCancel, FrameBodies.encodeVarint(n)))
-            }
-            return true
-        }
-        persistent.outgoingFiles.remove(at: i)
-        persist { $0.delete(LinkPersistence.filesOut, storeKey(n)) }
-        if var a = active, a.file?.number == n {
-            a.file = nil
-            active = a
-            send(a.id, Frame(.fileCancel, FrameBodies.encodeVarint(n)))
-            pumpFiles(now: a.nowMs)
-        }
-        return true
+        let mark = out.count
+        let r = files.send.cancel(id: id, link: connections.activeID, queue: &persistent.fileSend, out: &out.fileSend)
+        noteSends(since: mark)
+        if r == .dropped(wasHead: true) { pumpFiles(now: active!.liveness.nowMs) }
+        return r != .notFound
     }
 
     /// The peer answered `fileCancel`: it had not delivered the file and never will.
     mutating func onFileCancelled(number n: UInt64) {
-        guard let i = persistent.outgoingFiles.firstIndex(where: { $0.number == n }), persistent.outgoingFiles[i].isCancelled else { return }
-        persistent.outgoingFiles.remove(at: i)
-        persist { $0.delete(LinkPersistence.filesOut, storeKey(n)) }
-        if var a = active, a.file?.number == n { a.file = nil; active = a }
-        if let a = active { pumpFiles(now: a.nowMs) }
+        guard files.send.onCancelled(number: n, queue: &persistent.fileSend, out: &out.fileSend) else { return }
+        if connections.activeID != nil { pumpFiles(now: active!.liveness.nowMs) }
     }
 
-    /// A new connection is up and the peer said which files it delivered: a cancelled file it
-    /// has not delivered was sent on a connection that is gone and is never sent again.
+    /// A new link is up and the peer said which files it delivered: a cancelled file it has
+    /// not delivered was sent on a connection that is gone and is never sent again.
     mutating func dropCancelledFiles() {
-        let cancelled = persistent.outgoingFiles.filter(\.isCancelled).map(\.number)
-        guard !cancelled.isEmpty else { return }
-        persistent.outgoingFiles.removeAll(where: \.isCancelled)
-        persist { b in for n in cancelled { b.delete(LinkPersistence.filesOut, storeKey(n)) } }
+        files.send.dropCancelled(queue: &persistent.fileSend, out: &out.fileSend)
     }
 
     // MARK: - Sending
 
     /// Offers the head file, or sends its next chunks within the window.
+    ///
+    /// The link's `nowMs` moves to `now` only when something is offered or streamed (as it
+    /// did when the connection was copied out and written back on those paths only).
     mutating func pumpFiles(now: EpochMs) {
-        guard activationState == .activated, var a = active, let head = persistent.outgoingFiles.first, head.sizeBytes >= 0 else { return }
-        a.nowMs = max(a.nowMs, now)
-        let wasIdle = !a.awaitsAck(self)
-        if a.file?.number != head.number {
-            a.file = FileSendState(number: head.number)
-            if wasIdle { a.lastProgressMs = a.nowMs }
-            active = a
-            // A cancelled head is asked about (nothing else is sent until the answer); another is offered.
-            let offer = FrameBodies.FileOffer(number: head.number, sizeBytes: head.sizeBytes, name: head.name, metadata: head.metadata)
-            if head.number > persistent.highestFileSent {
-                persistent.highestFileSent = head.number  // committed with this event, before the offer leaves
-                metaDirty = true
-            }
-            send(a.id, head.isCancelled ? Frame(.fileCancel, FrameBodies.encodeVarint(head.number)) : Frame(.fileOffer, offer.encode()))
+        guard activationState == .activated, let id = connections.activeID, let head = persistent.fileSend.files.first, head.sizeBytes >= 0 else { return }
+        let nowMs = max(active!.liveness.nowMs, now)
+        let wasIdle = !awaitsAck
+        if files.send.needsOffer(head) {
+            let mark = out.count
+            if files.send.offer(head, on: id, queue: &persistent.fileSend, out: &out.fileSend) { metaDirty = true }
+            active!.liveness.nowMs = nowMs
+            if wasIdle { active!.liveness.lastProgressMs = nowMs }
+            noteSends(since: mark)
             return
         }
-        guard !head.isCancelled, var f = a.file, !f.awaitingResume else { return }
-        while f.sendOffset < head.sizeBytes && f.sendOffset - f.ackedOffset < config.fileWindowBytes {
-            let count = Int(min(Int64(min(config.fileChunkBytes, FrameBodies.maxFileChunkBytes)), head.sizeBytes - f.sendOffset))
-            actions.append(.sendFileChunk(a.id, number: head.number, path: head.path, offset: f.sendOffset, count: count))
-            f.sendOffset += Int64(count)
-            stats.framesSent += 1
-            a.framesSent += 1
-            a.lastSentMs = a.nowMs
-            a.noteDataSent()
-        }
-        if f.sendOffset == head.sizeBytes && !f.endSent {
-            actions.append(.sendFileEnd(a.id, number: head.number, path: head.path, sizeBytes: head.sizeBytes))
-            f.endSent = true
-            a.highestFileEndSent = max(a.highestFileEndSent, head.number)
-            stats.framesSent += 1
-            a.framesSent += 1
-            a.lastSentMs = a.nowMs
-            a.noteDataSent()
-        }
-        a.file = f
-        if wasIdle, a.awaitsAck(self) { a.lastProgressMs = a.nowMs }
-        active = a
+        guard files.send.canStream(head) else { return }
+        active!.liveness.nowMs = nowMs
+        let mark = out.count
+        files.send.stream(head, on: id, out: &out.fileSend)
+        noteSends(since: mark)
+        if wasIdle, awaitsAck { active!.liveness.lastProgressMs = active!.liveness.nowMs }
     }
 
     mutating func onFileResume(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
-        let (n, offset) = try FrameBodies.decodeVarints(frame.body)
-        guard var a = active, var f = a.file, f.number == n, let head = persistent.outgoingFiles.first, head.number == n, !head.isCancelled else { return }
-        guard offset <= UInt64(head.sizeBytes) else { throw .malformed("resume offset \(offset) beyond the file's \(head.sizeBytes) bytes") }
-        f.ackedOffset = f.awaitingResume ? Int64(offset) : min(f.ackedOffset, Int64(offset))
-        f.sendOffset = Int64(offset)
-        f.awaitingResume = false
-        f.endSent = false
-        a.file = f
-        a.lastProgressMs = now
-        active = a
+        guard connections.activeID != nil, try files.send.onResume(frame, queue: persistent.fileSend) else { return }
+        active!.liveness.lastProgressMs = now
         pumpFiles(now: now)
     }
 
     mutating func onFileAck(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let ack = try FrameBodies.FileAck.decode(frame.body)
-        if var a = active { a.lastProgressMs = now; active = a }
+        if connections.activeID != nil { active!.liveness.lastProgressMs = now }
         switch ack {
         case .progress(let n, let offset):
-            guard var a = active, var f = a.file, f.number == n else { return }
-            f.ackedOffset = max(f.ackedOffset, min(offset, f.sendOffset))
-            a.file = f
-            active = a
+            guard connections.activeID != nil, files.send.onProgress(number: n, offset: offset) else { return }
             pumpFiles(now: now)
         case .delivered(let n):
             finishFile(number: n, error: nil)
@@ -202,24 +130,21 @@ extension LinkSession {
 
     /// The shell could not read the file being sent.
     public mutating func onFileReadFailed(number: UInt64, reason: String, now: EpochMs) {
-        if let a = active, a.file?.number == number { send(a.id, Frame(.fileCancel, FrameBodies.encodeVarint(number))) }
+        if let id = connections.activeID, files.send.head?.number == number {
+            let mark = out.count
+            files.send.sendCancel(number, on: id, out: &out.fileSend)
+            noteSends(since: mark)
+        }
         finishFile(number: number, error: WCError(.fileAccessDenied, reason))
     }
 
     /// The peer delivered our files through `through` (learnt at the handshake).
     mutating func finishFilesDelivered(through: UInt64) {
-        for f in persistent.outgoingFiles where f.number <= through { finishFile(number: f.number, error: nil) }
+        for f in persistent.fileSend.files where f.number <= through { finishFile(number: f.number, error: nil) }
     }
 
     mutating func finishFile(number n: UInt64, error: WCError?) {
-        guard let i = persistent.outgoingFiles.firstIndex(where: { $0.number == n }) else { return }
-        let f = persistent.outgoingFiles.remove(at: i)
-        persist { $0.delete(LinkPersistence.filesOut, storeKey(n)) }
-        var t = fileTransfer(f)
-        t.isTransferring = false
-        if error == nil { t.acknowledgedBytes = f.sizeBytes; t.isDelivered = true }
-        if var a = active, a.file?.number == n { a.file = nil; active = a }
-        actions.append(.deliver(.didFinishFileTransfer(t, error: error)))
-        if let a = active { pumpFiles(now: a.nowMs) }
+        guard files.send.finish(number: n, error: error, queue: &persistent.fileSend, out: &out.fileSend) else { return }
+        if connections.activeID != nil { pumpFiles(now: active!.liveness.nowMs) }
     }
 }

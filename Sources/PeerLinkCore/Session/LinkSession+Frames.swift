@@ -5,14 +5,11 @@ extension LinkSession {
     public mutating func onFrame(_ id: ConnectionID, _ frame: Frame, now: EpochMs) {
         stats.framesReceived += 1
         clockMs = max(clockMs, now)
-        if handshakes[id] != nil {
-            onHandshakeFrame(id, frame, now: now)
-            return
+        switch connections.phase(id) {
+        case .handshaking?: return onHandshakeFrame(id, frame, now: now)
+        case .active?: active!.liveness.heardFrame(now: now)
+        case nil: return  // a closed or replaced connection
         }
-        guard active?.id == id else { return }  // a closed or replaced connection
-        active!.lastHeardMs = now
-        active!.nowMs = now
-        active!.framesReceived += 1
         do {
             switch frame.kind {
             case .ping:
@@ -57,7 +54,7 @@ extension LinkSession {
                 var r = ByteReader(frame.body)
                 let reason = Self.cut((try? r.readString()) ?? "no reason", toBytes: Self.maxRejectReasonBytes)  // the peer's text: bounded in the log
                 noteRefusal(.warning, "peer closed the link: \(reason)", now: now)
-                actions.append(.close(id, reason: "closed by peer: \(reason)"))
+                out.close(id, reason: "closed by peer: \(reason)")
             case .hello, .helloReply, .auth, .ready:
                 protocolViolation(id, "handshake frame \(frame.kind) after the handshake (out of protocol order)")
             }
@@ -71,9 +68,8 @@ extension LinkSession {
     /// that takes longer than `peerSilenceTimeoutMs` to cross does not get the peer declared
     /// silent (its pings are queued behind it).
     public mutating func onBytesReceived(_ id: ConnectionID, now: EpochMs) {
-        guard active?.id == id else { return }
-        active!.lastHeardMs = max(active!.lastHeardMs, now)
-        active!.nowMs = max(active!.nowMs, now)
+        guard connections.activeID == id else { return }
+        active!.liveness.heardBytes(now: now)
     }
 
     static func appStateBody(_ frame: Frame) throws(ByteReaderError) -> AppState {
@@ -84,7 +80,7 @@ extension LinkSession {
     mutating func protocolViolation(_ id: ConnectionID, _ reason: String) {
         stats.connectionsRejected += 1
         noteRefusal(.warning, "closing connection \(id): \(reason)", now: clockMs)
-        actions.append(.close(id, reason: reason))
+        out.close(id, reason: reason)
     }
 
     // MARK: - Time
@@ -92,39 +88,39 @@ extension LinkSession {
     /// Time passed: handshake timeouts, heartbeats, silence, reply timeouts, retransmission.
     public mutating func onTick(now: EpochMs) {
         clockMs = max(clockMs, now)
-        for id in handshakes.keys.sorted() where now - handshakes[id]!.openedMs >= config.handshakeTimeoutMs {
+        for (id, h) in connections.handshakesByID where now - h.openedMs >= config.handshakeTimeoutMs {
             refuse(id, "handshake not completed within \(config.handshakeTimeoutMs) ms", tellPeer: false)
         }
         if let summary = refusalLog.summaryDue(now: now, config: config) { emitLog(.warning, summary) }
         expireMessages(now: now)
         // The active connection in place (`active!`): this runs at every tick.
-        guard active?.id != nil else { return }
-        active!.nowMs = now
+        guard connections.activeID != nil else { return }
+        active!.liveness.nowMs = now
         let id = active!.id
-        if now - active!.lastHeardMs >= config.peerSilenceTimeoutMs {
-            emitLog(.warning, "peer silent for \(now - active!.lastHeardMs) ms: link down")
-            actions.append(.close(id, reason: "peer silent"))
+        if now - active!.liveness.lastHeardMs >= config.peerSilenceTimeoutMs {
+            emitLog(.warning, "peer silent for \(now - active!.liveness.lastHeardMs) ms: link down")
+            out.close(id, reason: "peer silent")
             onConnectionClosed(id, now: now)
             return
         }
-        if let due = frameDeadline(active!.frameUnderWay), now >= due, let f = active!.frameUnderWay {
+        if let due = frameDeadline(active!.liveness.frameUnderWay), now >= due, let f = active!.liveness.frameUnderWay {
             let reason = "a frame started \(now - f.sinceMs) ms ago is not complete (\(f.bytes) bytes expected; a frame must arrive within \(config.peerSilenceTimeoutMs) ms plus its size at \(config.minLinkBytesPerSecond) B/s)"
             stats.tamperingDetected += 1
             protocolViolation(id, reason)
             onConnectionClosed(id, now: now)
             return
         }
-        if active!.awaitsAck(self), now >= active!.retransmitDueMs(config) {
-            if active!.peerSawAllSent {
-                retransmit(now: now)
-            } else {
+        if awaitsAck {
+            switch active!.liveness.retransmitStep(now: now, config: config) {
+            case .none: break
+            case .retransmit: retransmit(now: now)
+            case .probe(let sendPing):
                 // Unacknowledged, but perhaps still crossing a slow link: ask the peer to show
                 // it has taken in everything (its pong comes back behind our frames).
-                active!.retransmitAwaitsPong = true
-                if active!.pingsSent == active!.pingsBeforeLastData { send(id, Frame(.ping, [localAppState.flags])) }
+                if sendPing { send(id, Frame(.ping, [localAppState.flags])) }
             }
         }
-        if let a2 = active?.id, now - active!.lastSentMs >= config.heartbeatIntervalMs {
+        if let a2 = connections.activeID, now - active!.liveness.lastSentMs >= config.heartbeatIntervalMs {
             send(a2, Frame(.ping, [localAppState.flags]))
         }
     }
@@ -134,41 +130,28 @@ extension LinkSession {
     /// a stretch heartbeats would have crossed both ways and changed nothing else, so their
     /// effect is applied at once: the peer counts as heard, and our last send as now.
     public mutating func onIdleLinkTime(now: EpochMs) {
-        guard var a = active else { return }
-        a.nowMs = now
-        a.lastHeardMs = max(a.lastHeardMs, now)
-        a.lastSentMs = max(a.lastSentMs, now)
-        active = a
+        guard connections.activeID != nil else { return }
+        active!.liveness.nowMs = now
+        active!.liveness.lastHeardMs = max(active!.liveness.lastHeardMs, now)
+        active!.liveness.lastSentMs = max(active!.liveness.lastSentMs, now)
     }
 
     /// A pong came: a retransmission waiting for it goes out if the peer has now seen
     /// everything sent and it is still unacknowledged.
     mutating func onPong(now: EpochMs) {
-        guard var a = active else { return }
-        a.pongsReceived += 1
-        active = a
-        if a.retransmitAwaitsPong, a.peerSawAllSent, a.awaitsAck(self), now >= a.retransmitDueMs(config) {
-            retransmit(now: now)
-        }
+        guard connections.activeID != nil else { return }
+        let waiting = awaitsAck
+        if active!.liveness.pong(now: now, awaitsAck: waiting, config: config) { retransmit(now: now) }
     }
 
     /// Sends again what is unacknowledged (after a time without progress, once the peer has
     /// answered a ping sent after it: it was lost, not slow).
     mutating func retransmit(now: EpochMs) {
-        guard var a = active else { return }
-        a.retransmitAwaitsPong = false
-        let count = a.retransmitsWithoutProgress + 1
-        a.sentThrough = [0, 0]
-        a.lastProgressMs = now
-        a.retransmitsWithoutProgress = count
-        a.contextSentVersion = 0
-        if var f = a.file {
-            if !f.awaitingResume { f.sendOffset = f.ackedOffset; f.endSent = false }
-            a.file = f
-        }
-        let reoffer = a.file?.awaitingResume ?? false
-        if reoffer { a.file = nil }
-        active = a
+        guard connections.activeID != nil else { return }
+        active!.liveness.retransmitting(now: now)
+        userInfoChannel.rewind()
+        appContext.rewind()
+        files.send.rewind()
         stats.retransmits += 1
         sendOutbox(now: now)
         sendContextIfNeeded()
@@ -181,24 +164,12 @@ extension LinkSession {
     public func nextDeadline(includingLiveness: Bool = true) -> EpochMs? {
         var d: EpochMs? = nil
         func consider(_ t: EpochMs) { d = min(d ?? t, t) }
-        for h in handshakes.values { consider(h.openedMs + config.handshakeTimeoutMs) }
-        for m in pendingMessages { consider(m.deadlineMs) }
+        for h in connections.handshakes.values { consider(h.openedMs + config.handshakeTimeoutMs) }
+        if let m = messages.nextDeadlineMs { consider(m) }
         if let s = refusalLog.deadline(config) { consider(s) }
-        // The active connection read in place (`active!.`), not copied: this runs after every event.
-        if active?.id != nil {
-            if let f = frameDeadline(active!.frameUnderWay) { consider(f) }
-            if includingLiveness {
-                consider(active!.lastHeardMs + config.peerSilenceTimeoutMs)
-                consider(active!.lastSentMs + config.heartbeatIntervalMs)
-            }
-            if active!.awaitsAck(self) {
-                let due = active!.retransmitDueMs(config)
-                if !active!.retransmitAwaitsPong || due > active!.nowMs {
-                    consider(due)
-                } else if active!.pingsSent == active!.pingsBeforeLastData {
-                    consider(active!.nowMs)  // frames went out after the probe: probe again
-                }
-            }
+        if let up = active {
+            if let f = frameDeadline(up.liveness.frameUnderWay) { consider(f) }
+            if let t = up.liveness.deadline(includingLiveness: includingLiveness, awaitsAck: awaitsAck, config: config) { consider(t) }
         }
         if let c = nextConnectAtMs { consider(c) }
         return d
@@ -207,7 +178,17 @@ extension LinkSession {
     /// True when nothing is queued or in flight on any channel (no outstanding user info,
     /// files, unacknowledged context, pending messages or handshakes).
     public var isIdle: Bool {
-        outboxes.allSatisfy(\.isEmpty) && persistent.outgoingFiles.isEmpty && pendingMessages.isEmpty
-            && handshakes.isEmpty && persistent.contextAckedVersion >= persistent.contextVersion
+        userInfoChannel.isEmpty && persistent.outgoingFiles.isEmpty && messages.pending.isEmpty
+            && connections.handshakeCount == 0 && persistent.contextAckedVersion >= persistent.contextVersion
+    }
+}
+
+extension LinkSession {
+    /// Something sent on the link awaits an acknowledgement (user info, context, file).
+    var awaitsAck: Bool {
+        guard connections.activeID != nil else { return false }
+        if userInfoChannel.awaitsAck { return true }
+        if appContext.awaitsAck(persistent.context) { return true }
+        return files.send.awaitsAck
     }
 }

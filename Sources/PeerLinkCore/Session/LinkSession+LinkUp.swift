@@ -4,21 +4,24 @@
 extension LinkSession {
     /// The handshake succeeded on `id`: it becomes the active connection.
     mutating func becomeUp(_ id: ConnectionID, peer info: SessionInfo, now: EpochMs) {
-        handshakes[id] = nil
-        if let old = active {
-            actions.append(.close(old.id, reason: "replaced by a newer authenticated connection"))
-            onConnectionClosed(old.id, now: now)
+        connections[handshake: id] = nil
+        if let old = connections.activeID {
+            out.close(old, reason: "replaced by a newer authenticated connection")
+            onConnectionClosed(old, now: now)
         }
-        nextConnectAtMs = nil
-        active = ActiveConnection(id: id, peerIncarnation: info.incarnation, now: now)
+        reconnect.attemptStarted()
+        connections.activate(id, now: now)
+        messages.linkUp()
+        appContext.linkUp()
+        files.send.linkChanged()
         // Refusals guard against late frames of the connection they were made on; a new one
         // carries none of those, and the peer never sends a cancelled transfer again (unless
         // its store lost the cancel, or it is a new store: then delivering is right).
-        refusedUserInfo = [[], []]
+        userInfoChannel.linkUp()
         if !persistent.peerEverSeen {
             persistent.peerEverSeen = true
             metaDirty = true
-            if config.role == .phone { actions.append(.deliver(.watchStateDidChange)) }
+            if config.role == .phone { out.deliver(.watchStateDidChange) }
         }
         let knowsUs = info.knownPeerIncarnation == persistent.incarnation
         // The peer holds a seq we never sent, a context version we never made, or a file we never
@@ -35,7 +38,7 @@ extension LinkSession {
             emitLog(.warning, "the \(config.role.peer) lost data it had acknowledged (delivered \(knowsUs ? info.lastDelivered : 0) < acknowledged \(persistent.peerAckedThrough)): resending everything")
             persistent.peerAckedThrough = knowsUs ? info.lastDelivered : 0
             metaDirty = true
-            actions.append(.deliver(.peerLostData))
+            out.deliver(.peerLostData)
         }
         if info.incarnation != persistent.peerIncarnation {
             // A new peer store: its streams start again; our receive logs for it are empty.
@@ -49,17 +52,14 @@ extension LinkSession {
             metaDirty = true
         }
         emitLog(.info, "link up on connection \(id) with the \(config.role.peer)")
-        actions.append(.deliver(.linkDidChange(up: true)))
+        out.deliver(.linkDidChange(up: true))
         onPeerAppState(info.appState)
         // What the peer holds of ours (only meaningful if it counted this incarnation).
         onPeerDelivered(stream: .ordinary, through: knowsUs ? info.lastDelivered : 0)
         onPeerDelivered(stream: .complication, through: knowsUs ? info.lastComplicationDelivered : 0)
         dropCancelledUserInfo()
         let contextHeld = knowsUs ? info.contextVersionReceived : 0
-        if contextHeld != persistent.contextAckedVersion {
-            persistent.contextAckedVersion = contextHeld
-            metaDirty = true
-        }
+        if appContext.peerHolds(contextHeld, state: &persistent.context) { metaDirty = true }
         if knowsUs { finishFilesDelivered(through: info.lastFileDelivered) }
         dropCancelledFiles()
         sendOutbox(now: now)

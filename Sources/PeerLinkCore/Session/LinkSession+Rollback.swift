@@ -18,64 +18,39 @@ extension LinkSession {
     mutating func recoverFromOwnRollback(peer info: SessionInfo) {
         let delivered = [info.lastDelivered, info.lastComplicationDelivered]
         let peerHolds = delivered.max()!
-        emitLog(.warning, "our store went back in time: the \(config.role.peer) delivered up to \(peerHolds) of our transfers, we had issued up to \(persistent.nextSeq - 1); renumbering what this run queued and asking for everything again")
+        emitLog(.warning, "our store went back in time: the \(config.role.peer) delivered up to \(peerHolds) of our transfers, we had issued up to \(persistent.userInfo.nextSeq - 1); renumbering what this run queued and asking for everything again")
         var batch = WriteBatch()
-        var renumbered: [OutboxItem] = []
-        for stream in UserInfoStream.allCases {
-            let through = delivered[stream.rawValue]
-            var kept: [OutboxItem] = []
-            var renumbersRest = false
-            for item in outboxes[stream.rawValue].live {
-                if item.seq <= through, item.seq <= persistent.highestSeqSent {
-                    // Queued before the lost tail and delivered since: it is done.
-                    batch.delete(LinkPersistence.outbox, storeKey(item.seq))
-                    var t = transfer(item)
-                    t.isTransferring = false
-                    actions.append(.deliver(.didFinishUserInfoTransfer(t, error: nil)))
-                } else if item.seq <= through || renumbersRest {
-                    // A reused number, and everything queued after it in the stream: renumbered
-                    // in queue order, so the stream stays first in, first out.
-                    renumbered.append(item)
-                    renumbersRest = true
-                } else {
-                    kept.append(item)
-                }
-            }
-            outboxes[stream.rawValue] = OutboxQueue(kept)
-        }
-        let floor = max(persistent.nextSeq, peerHolds + 1)
-        persistent.nextSeq = floor
-        for var item in renumbered.sorted(by: { $0.seq < $1.seq }) {
-            batch.delete(LinkPersistence.outbox, storeKey(item.seq))
-            item.seq = persistent.nextSeq
-            persistent.nextSeq += 1
-            batch.put(LinkPersistence.outbox, storeKey(item.seq), LinkPersistence.encodeItem(item))
-            outboxes[item.stream.rawValue].append(item)  // above every kept seq: stays in order
-        }
-        if info.contextVersionReceived > persistent.contextVersion {
+        userInfoChannel.recoverFromOwnRollback(delivered: delivered, state: &persistent.userInfo, batch: &batch, out: &out.userInfo)
+        if info.contextVersionReceived > persistent.context.version {
             // The peer holds a version set in the lost history, whose content need not be the
             // context this store holds: number ours after it and send it again (latest wins),
             // or the two would keep different contexts under one version.
-            persistent.contextAckedVersion = info.contextVersionReceived
-            persistent.contextVersion = info.contextVersionReceived + (persistent.applicationContext == nil ? 0 : 1)
+            persistent.context.ackedVersion = info.contextVersionReceived
+            persistent.context.version = info.contextVersionReceived + (persistent.context.sent == nil ? 0 : 1)
         }
-        if info.lastFileDelivered >= persistent.nextFileNumber { persistent.nextFileNumber = info.lastFileDelivered + 1 }
-        // Files this store queued but never offered, under a number the peer delivered in the
-        // lost history: new files, numbered again after what the peer holds (in queue order),
-        // or the handshake would take them for delivered and they would never be sent.
+        recoverFileNumbers(peerDelivered: info.lastFileDelivered, batch: &batch)
+        metaDirty = true
+        out.persist(batch)
+        out.deliver(.selfLostData)
+    }
+
+    /// Files this store queued but never offered, under a number the peer delivered in the
+    /// lost history: new files, numbered again after what the peer holds (in queue order),
+    /// or the handshake would take them for delivered and they would never be sent.
+    mutating func recoverFileNumbers(peerDelivered: UInt64, batch: inout WriteBatch) {
+        var q = persistent.fileSend
+        if peerDelivered >= q.nextFileNumber { q.nextFileNumber = peerDelivered + 1 }
         var files: [OutgoingFile] = []
-        for var f in persistent.outgoingFiles {
-            if f.number <= info.lastFileDelivered, f.number > persistent.highestFileSent {
+        for var f in q.files {
+            if f.number <= peerDelivered, f.number > q.highestFileSent {
                 batch.delete(LinkPersistence.filesOut, storeKey(f.number))
-                f.number = persistent.nextFileNumber
-                persistent.nextFileNumber += 1
+                f.number = q.nextFileNumber
+                q.nextFileNumber += 1
                 batch.put(LinkPersistence.filesOut, storeKey(f.number), LinkPersistence.encodeOutgoing(f))
             }
             files.append(f)
         }
-        persistent.outgoingFiles = files.sorted { $0.number < $1.number }
-        metaDirty = true
-        actions.append(.persist(batch))
-        actions.append(.deliver(.selfLostData))
+        q.files = files.sorted { $0.number < $1.number }
+        persistent.fileSend = q
     }
 }

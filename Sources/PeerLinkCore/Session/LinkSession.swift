@@ -13,56 +13,25 @@
 /// with the keys the handshake gave (`LinkAction.startSealing`).
 public struct LinkSession: Sendable {
     public let config: LinkConfig
+    /// What survives restarts: the identity of both stores and each channel's durable slice.
     public internal(set) var persistent: LinkPersistent
-    /// The user-info outboxes, indexed by `UserInfoStream.rawValue`.
-    var outboxes: [OutboxQueue]
-    /// Receiver: seqs per stream the sender cancelled before we delivered them, refused if a
-    /// late frame of them arrives on this connection (forgotten once a later seq is delivered,
-    /// which the sender sends only after it learnt of the refusal, and at every new connection).
-    var refusedUserInfo: [Set<UInt64>] = [[], []]
-
     public internal(set) var activationState: ActivationState = .notActivated
+    /// Every connection's phase (in the handshake, or the link) and the refusal log.
+    var connections = ConnectionTable()
+    /// The two apps' states and `isReachable`.
+    var reach = Reachability()
+    /// When to connect next (connector only).
+    var reconnect: Reconnect
 
-    // MARK: Connections
-    var handshakes: [ConnectionID: Handshake] = [:]
-    var active: ActiveConnection?
-    /// Refusals logged in the current interval and those left out (`LinkConfig.refusalLogBurst`).
-    var refusalLog = RefusalLog()
+    // MARK: Channels
+    var userInfoChannel: UserInfoChannel
+    var messages: MessageChannel
+    var appContext = ContextChannel()
+    var files: FileChannels
 
-    // MARK: Reachability
-    /// This node's app state (set by the app shell).
-    public internal(set) var localAppState = AppState()
-    /// The peer's app state as last reported.
-    public internal(set) var peerAppState: AppState?
-    public internal(set) var isReachable = false
-
-    // MARK: Reconnect (connector only)
-    var rng: SplitMix64
-    var reconnectAttempt = 0
-    /// When the shell should next try to connect; nil while connected or not a connector.
-    public internal(set) var nextConnectAtMs: EpochMs?
-
-    // MARK: Messages
-    var nextMessageID: MessageID = 1
-    /// Our messages awaiting a reply or receipt, in id order.
-    var pendingMessages: [PendingMessage] = []
-    /// Peer messages the app has not answered yet, with the connection they came on.
-    var awaitingReply: [MessageID: ConnectionID] = [:]
-
-    // MARK: Files (receiver)
-    /// Bytes of the incoming file written so far (≥ its committed bytes).
-    var incomingWrittenBytes: Int64 = 0
-    /// The gap offset a `fileResume` was last sent for (one request per gap).
-    var resumeRequestedAt: Int64 = -1
-    /// The written offset progress was last reported at.
-    var progressReportedAt: Int64 = 0
-
-    var actions: [LinkAction] = []
-    /// An acknowledgement is owed for delivered user info (sent by `endOfInput`).
-    var ackOwed = false
-    /// The scalar state changed and must be written before the next send of an ack.
-    var metaDirty = false
-
+    /// What the session asks the shell to do, in order (`drainActions`), and whether the
+    /// meta row must be written before the next send.
+    var out = ActionBuffer()
     /// Counters for tests, reports and figures.
     public internal(set) var stats = LinkStats()
     /// The latest (monotonic) time the shell reported; app calls without a `now` use it.
@@ -71,26 +40,23 @@ public struct LinkSession: Sendable {
     public init(config: LinkConfig, persistent: LinkPersistent, seed: UInt64) {
         self.config = config
         var p = persistent
-        outboxes = UserInfoStream.allCases.map { s in OutboxQueue(p.outbox.filter { $0.stream == s }) }
-        if let maxSeq = p.outbox.map(\.seq).max(), maxSeq >= p.nextSeq { p.nextSeq = maxSeq + 1 }
-        p.outbox = []
+        userInfoChannel = UserInfoChannel(config: config, state: &p.userInfo)
         self.persistent = p
-        incomingWrittenBytes = p.incomingFile?.committedBytes ?? 0
-        self.rng = SplitMix64(seed: seed)
-        if config.role == .watch, config.pairingSecret != nil { nextConnectAtMs = 0 }
+        files = FileChannels(send: FileSendChannel(config: config), receive: FileReceiveChannel(config: config, state: p.fileReceive))
+        reconnect = Reconnect(config: config, seed: seed)
+        messages = MessageChannel(config: config)
     }
 
     /// The shell's clock moved (called by the engine at every entry point).
     public mutating func onClock(now: EpochMs) {
         clockMs = max(clockMs, now)
-        if active?.id != nil, active!.nowMs < now { active!.nowMs = now }
+        if connections.activeID != nil, active!.liveness.nowMs < now { active!.liveness.nowMs = now }
     }
 
     /// The actions produced since the last call, in order.
     public mutating func drainActions() -> [LinkAction] {
         flushMeta()
-        defer { actions = [] }
-        return actions
+        return out.drain()
     }
 
     /// Appends the scalar state's write when it changed.
@@ -99,23 +65,57 @@ public struct LinkSession: Sendable {
         metaDirty = false
         var b = WriteBatch()
         LinkPersistence.metaWrite(persistent, into: &b)
-        actions.append(.persist(b))
+        out.persist(b)
+    }
+
+    /// This node's app state (set by the app shell).
+    public internal(set) var localAppState: AppState {
+        get { reach.local }
+        set { reach.local = newValue }
+    }
+    /// The peer's app state as last reported.
+    public internal(set) var peerAppState: AppState? {
+        get { reach.peer }
+        set { reach.peer = newValue }
+    }
+    public internal(set) var isReachable: Bool {
+        get { reach.isReachable }
+        set { reach.isReachable = newValue }
+    }
+    /// The scalar state changed and must be written before the next send of an ack.
+    var metaDirty: Bool {
+        get { out.metaDirty }
+        set { out.metaDirty = newValue }
+    }
+    /// Refusals logged in the current interval and those left out (`LinkConfig.refusalLogBurst`).
+    var refusalLog: RefusalLog {
+        get { connections.refusalLog }
+        _modify { yield &connections.refusalLog }
+    }
+
+    /// The link that is up, changed in place (`active!.liveness.…`).
+    var active: LinkUp? {
+        get { connections.active }
+        _modify { yield &connections.active }
     }
 
     // MARK: - State (WCSession properties)
 
+    /// When the shell should next try to connect; nil while connected or not a connector.
+    public var nextConnectAtMs: EpochMs? { reconnect.nextConnectAtMs }
+
     /// True while an authenticated connection to the peer is up.
-    public var isConnected: Bool { active?.id != nil }
+    public var isConnected: Bool { connections.activeID != nil }
 
     /// The authenticated connection, if any.
-    public var activeConnectionID: ConnectionID? { active?.id }
+    public var activeConnectionID: ConnectionID? { connections.activeID }
 
     /// Frames sent and received on the authenticated connection since it came up: when the
     /// two sides' counts match crosswise, nothing is in flight between them.
-    public var activeFrameCounts: (sent: Int, received: Int)? { active.map { ($0.framesSent, $0.framesReceived) } }
+    public var activeFrameCounts: (sent: Int, received: Int)? { active.map { ($0.liveness.framesSent, $0.liveness.framesReceived) } }
 
     /// Connections still in the pairing handshake.
-    public var handshakesInProgress: Int { handshakes.count }
+    public var handshakesInProgress: Int { connections.handshakeCount }
 
     /// `isPaired`: this node holds a pairing secret (meaningful once activated).
     public var isPaired: Bool { activationState == .activated && config.pairingSecret != nil }
@@ -141,7 +141,7 @@ public struct LinkSession: Sendable {
     public mutating func activate() {
         guard activationState != .activated else { return }
         activationState = .activated
-        actions.append(.deliver(.activationDidComplete(.activated)))
+        out.deliver(.activationDidComplete(.activated))
         flushInbox()
         updateReachability()
     }
@@ -153,15 +153,15 @@ public struct LinkSession: Sendable {
     public mutating func switchPairedWatch(now: EpochMs) -> Bool {
         guard config.role == .phone, activationState == .activated else { return false }
         activationState = .inactive
-        actions.append(.deliver(.sessionDidBecomeInactive))
+        out.deliver(.sessionDidBecomeInactive)
         failPendingMessages(WCError(.sessionInactive, "the session became inactive"), connection: nil)
         activationState = .notActivated
-        if let a = active {
-            actions.append(.close(a.id, reason: "the session was deactivated"))
-            onConnectionClosed(a.id, now: now)
+        if let id = connections.activeID {
+            out.close(id, reason: "the session was deactivated")
+            onConnectionClosed(id, now: now)
         }
         updateReachability()
-        actions.append(.deliver(.sessionDidDeactivate))
+        out.deliver(.sessionDidDeactivate)
         return true
     }
 
@@ -172,35 +172,31 @@ public struct LinkSession: Sendable {
         guard state != localAppState else { return }
         let launched = !localAppState.isRunning && state.isRunning
         localAppState = state
-        if let a = active { send(a.id, Frame(.appState, [state.flags])) }
+        if let id = connections.activeID { send(id, Frame(.appState, [state.flags])) }
         if launched { flushInbox() }
         updateReachability()
     }
 
     func computeReachable() -> Bool {
-        guard active?.id != nil, activationState == .activated else { return false }
-        switch config.role {
-        case .watch: return localAppState.watchAppReachable
-        case .phone: return peerAppState?.watchAppReachable ?? false
-        }
+        reach.compute(role: config.role, linkUp: connections.activeID != nil, activated: activationState == .activated)
     }
 
     mutating func updateReachability() {
         let r = computeReachable()
         if r != isReachable {
             isReachable = r
-            actions.append(.deliver(.reachabilityDidChange(r)))
+            out.deliver(.reachabilityDidChange(r))
         }
     }
 
     /// The peer reported its app state (appState, ping, pong, handshake).
     mutating func onPeerAppState(_ s: AppState) {
-        if s != peerAppState { actions.append(.deliver(.peerAppStateDidChange(s))) }
+        if s != peerAppState { out.deliver(.peerAppStateDidChange(s)) }
         peerAppState = s
         if config.role == .phone, s.complicationEnabled != persistent.peerComplicationEnabled {
             persistent.peerComplicationEnabled = s.complicationEnabled
             metaDirty = true
-            actions.append(.deliver(.watchStateDidChange))
+            out.deliver(.watchStateDidChange)
         }
         updateReachability()
     }
@@ -208,31 +204,35 @@ public struct LinkSession: Sendable {
     // MARK: - Output helpers
 
     mutating func send(_ id: ConnectionID, _ frame: Frame) {
-        actions.append(.send(id, frame))
+        out.send(id, frame)
         countSent(id, frame.kind)
+    }
+
+    /// The liveness bookkeeping of the frames a channel appended since `mark` (`countSent`
+    /// of each, in order: what `send` does at once for the session's own frames).
+    mutating func noteSends(since mark: Int) {
+        guard out.count > mark else { return }
+        for action in out.actions[mark...] {
+            switch action {
+            case .send(let id, let frame): countSent(id, frame.kind)
+            case .sendFileChunk(let id, _, _, _, _): countSent(id, .fileChunk)
+            case .sendFileEnd(let id, _, _, _): countSent(id, .fileEnd)
+            default: break
+            }
+        }
     }
 
     mutating func countSent(_ id: ConnectionID, _ kind: FrameKind? = nil) {
         stats.framesSent += 1
-        guard active?.id == id else { return }
-        // Changed in place (`active!`): a copy taken out and written back costs a retain and
-        // a release of every buffer the connection holds, for every frame sent.
-        active!.lastSentMs = active!.nowMs
-        active!.framesSent += 1
-        switch kind {
-        case .userInfo?, .userInfoCancel?, .context?, .fileOffer?, .fileChunk?, .fileEnd?, .fileCancel?: active!.noteDataSent()
-        case .ping?: active!.pingsSent += 1
-        default: break
-        }
+        guard connections.activeID == id else { return }
+        active!.liveness.noteSent(kind)
     }
 
     mutating func emitLog(_ level: LogLevel, _ message: String) {
-        actions.append(.log(level, message))
+        out.log(level, message)
     }
 
     mutating func persist(_ body: (inout WriteBatch) -> Void) {
-        var b = WriteBatch()
-        body(&b)
-        if !b.isEmpty { actions.append(.persist(b)) }
+        out.persist(body)
     }
 }

@@ -163,9 +163,14 @@ public enum FileOperation: Sendable, Equatable {
 
 /// What the session asks its shell to do, in order.
 ///
-/// Ordering contract: a `.send` (and `.sendFileChunk`) MUST NOT reach the wire before every
-/// `.persist` that precedes it is committed; the app's handling of a `.deliver` is committed
-/// with the next `.persist`; `.file` operations are carried out at once, before that commit.
+/// Ordering contract (persist before send): a `.send` (and `.sendFileChunk`, `.sendFileEnd`)
+/// MUST NOT reach the wire before every `.persist` of the same entry point is committed, the
+/// ones after it in the list included: the meta row with `highestSeqSent` and
+/// `highestFileSent`, which a user info or an offer depends on, is appended once per entry
+/// point, by `drainActions`, after the frames (`NodeEngine.finish` commits an entry point's
+/// batch, then releases its frames). The app's handling of a
+/// `.deliver` is committed with the next `.persist`; `.file` operations are carried out at
+/// once, before that commit.
 public enum LinkAction: Sendable, Equatable {
     case send(ConnectionID, Frame)
     /// From here on, frames on the connection are sealed and received records opened with

@@ -1,0 +1,201 @@
+
+/// `sendMessage` / `sendMessageData`: live, only between two running apps, in order.
+///
+/// Every call returns a `MessageID` at once; its outcome comes later as events: exactly one
+/// of `didReceiveMessageReply` and `messageDidFail` for a message that expects a reply, and
+/// for one that does not, `messageDidFail` only if it fails. Validation failures
+/// (`payloadTooLarge`, `payloadUnsupportedTypes`, `notReachable`…) are reported the same way,
+/// and nothing is put on the wire for them.
+///
+/// Order: message ids grow; the receiver delivers a message only if its id is above every
+/// id it delivered on the connection, so a message overtaken in transit is refused with
+/// `deliveryFailed` instead of being delivered late.
+///
+/// The channel keeps nothing durable. What it keeps of the link it is on (the ids received on
+/// it) starts again at each `linkUp`; the session decides readiness, reachability and whether
+/// the app takes a message, and gives the channel only the connection to use.
+struct MessageChannel: Sendable {
+    let config: LinkConfig
+    /// The id the next message gets (unique within this session's run).
+    private(set) var nextMessageID: MessageID = 1
+    /// Our messages awaiting a reply or receipt, in id order.
+    private(set) var pending: [PendingMessage] = []
+    /// Peer messages the app has not answered yet, with the connection they came on.
+    private(set) var awaitingReply: [MessageID: ConnectionID] = [:]
+    /// Receiver, on the current link: the highest id delivered and the recent ids (duplicates).
+    private(set) var highestReceived: MessageID = 0
+    private(set) var recentIDs: [MessageID] = []
+
+    init(config: LinkConfig) { self.config = config }
+
+    /// How a message from the peer was taken (`receive`).
+    enum Arrival: Equatable {
+        /// A copy of one already handled: nothing to do.
+        case duplicate
+        /// Overtaken in transit by a later one: refused (`deliveryFailed`).
+        case outOfOrder
+        /// New and in order: the session decides whether the app takes it.
+        case fresh
+    }
+
+    // MARK: - Sending
+
+    /// A message that failed before it was sent: a fresh id and its failure event.
+    mutating func fail(_ error: WCError, out: inout MessageOutput) -> MessageID {
+        let id = nextMessageID
+        nextMessageID += 1
+        out.didFail(id, error)
+        return id
+    }
+
+    /// Sends `payload` on `connection` (nil: the peer app is not reachable), or fails it.
+    mutating func send(_ payload: MessagePayload, replyExpected: Bool, replyTimeoutMs: Int64?, on connection: ConnectionID?,
+                       now: EpochMs, out: inout MessageOutput) -> MessageID {
+        let size = Self.payloadSize(payload)
+        guard size <= PayloadLimits.messageBytes else {
+            return fail(WCError(.payloadTooLarge, "message is \(size) bytes; the limit is \(PayloadLimits.messageBytes)"), out: &out)
+        }
+        guard let conn = connection else {
+            return fail(WCError(.notReachable, "the \(config.role.peer) app is not reachable"), out: &out)
+        }
+        let id = nextMessageID
+        nextMessageID += 1
+        out.send(conn, Frame(.message, FrameBodies.Message(id: id, payload: payload, replyExpected: replyExpected).encode()))
+        let timeoutMs = max(1, replyTimeoutMs ?? config.messageReplyTimeoutMs)
+        pending.append(PendingMessage(id: id, connection: conn, deadlineMs: now + timeoutMs, replyExpected: replyExpected, timeoutMs: timeoutMs))
+        return id
+    }
+
+    /// Answers the peer's message `id`; `activeID` is the link now up (the reply goes only on
+    /// the one the message came on).
+    mutating func reply(to id: MessageID, with reply: MessagePayload, activeID: ConnectionID?, out: inout MessageOutput) -> Result<Void, WCError> {
+        guard let conn = awaitingReply.removeValue(forKey: id) else {
+            return .failure(WCError(.invalidParameter, "message \(id) awaits no reply"))
+        }
+        guard activeID == conn else { return .failure(WCError(.notReachable, "the link the message came on is gone")) }
+        let size = Self.payloadSize(reply)
+        guard size <= PayloadLimits.messageBytes else {
+            let e = WCError(.messageReplyFailed, "the reply was \(size) bytes; the limit is \(PayloadLimits.messageBytes)")
+            out.send(conn, Frame(.messageError, FrameBodies.MessageError(id: id, error: e).encode()))
+            return .failure(WCError(.payloadTooLarge, e.reason))
+        }
+        out.send(conn, Frame(.messageReply, FrameBodies.Message(id: id, payload: reply, replyExpected: false).encode()))
+        return .success(())
+    }
+
+    /// The canonical size of a message payload, as the limit measures it.
+    static func payloadSize(_ p: MessagePayload) -> Int {
+        switch p {
+        case .dictionary(let d): CanonicalEncoding.encodedSize(.dictionary(d))
+        case .data(let b): CanonicalEncoding.encodedSize(.data(b))
+        }
+    }
+
+    // MARK: - Receiving
+
+    /// The message in a `message` frame, with its payload (within the limit).
+    static func decodeMessage(_ frame: Frame) throws(ByteReaderError) -> (FrameBodies.Message, MessagePayload) {
+        let m = try FrameBodies.Message.decode(frame.body)
+        guard let payload = m.payload else { throw .malformed("a message without payload") }
+        try PayloadLimits.enforce("a message", bytes: payloadSize(payload), limit: PayloadLimits.messageBytes)
+        return (m, payload)
+    }
+
+    /// A message arrived on the link `id`: a duplicate is dropped, one overtaken in transit
+    /// refused, a fresh one noted (then `refuse` or `deliver` it).
+    mutating func receive(_ m: FrameBodies.Message, on id: ConnectionID, out: inout MessageOutput) -> Arrival {
+        if recentIDs.contains(m.id) { return .duplicate }  // its first copy was handled
+        guard m.id > highestReceived else {
+            refuse(m.id, WCError(.deliveryFailed, "message \(m.id) arrived after message \(highestReceived)"), on: id, out: &out)
+            return .outOfOrder
+        }
+        highestReceived = m.id
+        recentIDs.append(m.id)
+        if recentIDs.count > config.recentMessageIDsKept { recentIDs.removeFirst() }
+        return .fresh
+    }
+
+    /// Tells the peer its message `id` was not delivered.
+    func refuse(_ id: MessageID, _ error: WCError, on conn: ConnectionID, out: inout MessageOutput) {
+        out.send(conn, Frame(.messageError, FrameBodies.MessageError(id: id, error: error).encode()))
+    }
+
+    /// The app takes the fresh message `m`: it awaits the app's reply, or the peer gets its receipt.
+    mutating func deliver(_ m: FrameBodies.Message, _ payload: MessagePayload, on conn: ConnectionID, out: inout MessageOutput) {
+        if m.replyExpected {
+            awaitingReply[m.id] = conn
+        } else {
+            out.send(conn, Frame(.messageReply, FrameBodies.Message(id: m.id, payload: nil, replyExpected: false).encode()))
+        }
+        out.didReceive(IncomingMessage(id: m.id, payload: payload, replyExpected: m.replyExpected))
+    }
+
+    /// A `messageReply` frame came on `id`: the reply (or receipt) of one of our messages.
+    mutating func onReply(_ frame: Frame, on id: ConnectionID, out: inout MessageOutput) throws(ByteReaderError) {
+        let m = try FrameBodies.Message.decode(frame.body)
+        if let p = m.payload { try PayloadLimits.enforce("a message reply", bytes: Self.payloadSize(p), limit: PayloadLimits.messageBytes) }
+        guard let i = pending.firstIndex(where: { $0.id == m.id && $0.connection == id }) else { return }  // late or duplicate
+        let sent = pending.remove(at: i)
+        switch (sent.replyExpected, m.payload) {
+        case (true, let p?): out.didReceiveReply(m.id, p)
+        case (true, nil): out.didFail(m.id, WCError(.messageReplyFailed, "the peer sent no reply"))
+        case (false, _): break  // the receipt: delivered, nothing to report
+        }
+    }
+
+    /// A `messageError` frame came on `id`: the peer did not deliver one of our messages.
+    mutating func onError(_ frame: Frame, on id: ConnectionID, out: inout MessageOutput) throws(ByteReaderError) {
+        let m = try FrameBodies.MessageError.decode(frame.body)
+        guard let i = pending.firstIndex(where: { $0.id == m.id && $0.connection == id }) else { return }
+        pending.remove(at: i)
+        out.didFail(m.id, m.error)
+    }
+
+    // MARK: - Links and time
+
+    /// A new link is up: the ids received on the last one no longer count.
+    mutating func linkUp() {
+        highestReceived = 0
+        recentIDs = []
+    }
+
+    /// The link `id` went down: messages sent on it fail, and the peer's messages that came on
+    /// it can no longer be answered.
+    mutating func linkDown(_ id: ConnectionID, _ error: WCError, out: inout MessageOutput) {
+        failPending(error, connection: id, out: &out)
+        awaitingReply = awaitingReply.filter { $0.value != id }
+    }
+
+    /// Fails the pending messages (of `connection`, or all when nil).
+    mutating func failPending(_ error: WCError, connection: ConnectionID?, out: inout MessageOutput) {
+        let failing = pending.filter { connection == nil || $0.connection == connection }
+        pending.removeAll { connection == nil || $0.connection == connection }
+        for m in failing { out.didFail(m.id, error) }
+    }
+
+    /// Fails the messages whose reply time is over.
+    mutating func expire(now: EpochMs, out: inout MessageOutput) {
+        let expired = pending.filter { $0.deadlineMs <= now }
+        guard !expired.isEmpty else { return }
+        pending.removeAll { $0.deadlineMs <= now }
+        for m in expired {
+            let e = m.replyExpected
+                ? WCError(.messageReplyTimedOut, "no reply within \(m.timeoutMs) ms")
+                : WCError(.deliveryFailed, "no receipt within \(m.timeoutMs) ms")
+            out.didFail(m.id, e)
+        }
+    }
+
+    /// The earliest reply deadline; nil when no message is pending.
+    var nextDeadlineMs: EpochMs? { pending.lazy.map(\.deadlineMs).min() }
+}
+
+/// A message of ours awaiting its reply (or, without a reply handler, its receipt).
+struct PendingMessage: Sendable, Equatable {
+    var id: MessageID
+    var connection: ConnectionID
+    var deadlineMs: EpochMs
+    var replyExpected: Bool
+    /// The reply timeout this message was sent with.
+    var timeoutMs: Int64
+}
