@@ -153,7 +153,7 @@ public enum PairingFile {
         let path = directory + "/" + fileName
         let tmp = path + ".tmp"
         unlink(tmp)
-        let fd = Glibc.open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o600)
+        let fd = Glibc.open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw POSIXError("open(\(tmp))") }
         fchmod(fd, 0o600)
         let bytes = Array((code(for: secret) + "\n").utf8)
@@ -197,7 +197,7 @@ public func makeFilePrivate(_ path: String) -> Bool {
 
 /// Reads a whole small text file; nil when it cannot be read.
 public func readTextFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var out: [UInt8] = []
@@ -245,10 +245,12 @@ extension String {
     }
 }
 
-/// Writes a whole text file atomically (temporary file, then rename).
+/// Writes a whole text file atomically (temporary file, then rename). The descriptor is
+/// close-on-exec: a child another thread forks meanwhile must not hold the file open for
+/// writing, or executing the file (a script just written) fails with "Text file busy".
 public func writeTextFile(_ path: String, _ text: String) throws {
     let tmp = path + ".tmp"
-    let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw PathError("write", path) }
     let bytes = Array(text.utf8)
     var start = 0
