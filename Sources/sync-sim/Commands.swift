@@ -1,4 +1,4 @@
-import NodeMain
+import PhoneWatch
 import PeerLinkCore
 import PeerLinkPOSIX
 
