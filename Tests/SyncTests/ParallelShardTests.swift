@@ -42,7 +42,7 @@ struct ParallelShardTests {
         """
 
     @Test func eightShardsOnTwoHostsThroughGNUParallelMergeToTheUnshardedSweep() throws {
-        for tool in ["parallel", "rsync"] where findExecutable(tool) == nil {
+        for tool in ["parallel", "rsync"] where ToolRun.findExecutable(tool) == nil {
             Issue.record("\(tool) is not installed: .ci/run installs it (apt-get install \(tool))")
             return
         }
@@ -101,10 +101,5 @@ struct ParallelShardTests {
         // --cleanup: h1 keeps nothing, neither the executable and scenario nor the reports.
         let left = try ToolRun.shell("find hosts/h1 -mindepth 1", in: dir)
         #expect(left.status == 0 && left.stdout.isEmpty, "left on h1: \(left.stdout) \(left.stderr)")
-    }
-
-    func findExecutable(_ name: String) -> String? {
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }
 }

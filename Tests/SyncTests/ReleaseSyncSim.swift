@@ -31,9 +31,7 @@ enum ReleaseSyncSim {
     private static func build() -> Result<String, BuildFailure> {
         let root = Library.repositoryRoot
         let scratch = root + "/.build/release-tests"
-        let pathVariable = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
-        let candidates: [String] = pathVariable.split(separator: ":").map { String($0) + "/swift" }
-        guard let swift = candidates.first(where: { access($0, X_OK) == 0 }) else {
+        guard let swift = ToolRun.findExecutable("swift") else {
             return .failure(BuildFailure(description: "no `swift` on PATH to build the release sync-sim with"))
         }
         let log = scratch + "-build.log"

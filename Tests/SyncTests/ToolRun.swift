@@ -53,6 +53,12 @@ struct ToolRun {
     static let noEngine: [String: String?] = ["PEERLINK_SHARD_INDEX": nil, "PEERLINK_SHARD_COUNT": nil, "JOB_COMPLETION_INDEX": nil,
                                               "PARALLEL_SEQ": nil, "GITHUB_ACTIONS": nil]
 
+    /// The first executable `name` on PATH, if any.
+    static func findExecutable(_ name: String) -> String? {
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+    }
+
     /// The lines of stderr.
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
 }
