@@ -37,9 +37,7 @@ public enum NodeMain {
             case .subcommand(let s, _):
                 throw UsageError("unknown command '\(s)'")
             case .run:
-                if role == .watch, let file = cl.pairFile { try NodePairing.storeCode(from: file, stateDirectory: cl.stateDirectory) }
-                let node = try NodeProcess(options: cl.processOptions(role: role), makeApp: makeApp)
-                return node.run()
+                return try runNode(cl, role: role, makeApp: makeApp)
             }
         } catch let e as UsageError {
             StandardError.write("\(programName): error: \(e)\n")
@@ -48,6 +46,14 @@ public enum NodeMain {
             StandardError.write("\(programName): error: \(error)\n")
             return 1
         }
+    }
+
+    /// Runs the node `cl` describes (the `.run` mode) until it quits: a watch given
+    /// `--pair-file` stores that code first. `phone-node` and `watch-node` run this too.
+    public static func runNode<App: NodeApp>(_ cl: NodeCommandLine, role: DeviceRole, makeApp: () -> App) throws -> Int32 {
+        if role == .watch, let file = cl.pairFile { try NodePairing.storeCode(from: file, stateDirectory: cl.stateDirectory) }
+        let node = try NodeProcess(options: cl.processOptions(role: role), makeApp: makeApp)
+        return node.run()
     }
 
     /// The usage text of such a node.

@@ -75,8 +75,7 @@ public enum PhoneNodeMain {
             case .run:
                 if showOptions.json || showOptions.svg || showOptions.atMs != nil { throw UsageError("--json, --svg and --at go with `show`") }
                 let sink = DirectoryFileSink(directory: cl.stateDirectory + "/exports")
-                let node = try NodeProcess(options: cl.processOptions(role: .phone)) { PhoneApp(fileSink: sink) }
-                return node.run()
+                return try NodeMain.runNode(cl, role: .phone) { PhoneApp(fileSink: sink) }
             }
         } catch let e as UsageError {
             StandardError.write("\(programName): error: \(e)\n")

@@ -76,9 +76,7 @@ public enum WatchNodeMain {
                 throw UsageError("unknown command '\(s)'")
             case .run:
                 if showOptions.json || showOptions.svg || showOptions.atMs != nil { throw UsageError("--json, --svg and --at go with `show`") }
-                if let file = cl.pairFile { try NodePairing.storeCode(from: file, stateDirectory: cl.stateDirectory) }
-                let node = try NodeProcess(options: cl.processOptions(role: .watch)) { WatchApp() }
-                return node.run()
+                return try NodeMain.runNode(cl, role: .watch) { WatchApp() }
             }
         } catch let e as UsageError {
             StandardError.write("\(programName): error: \(e)\n")
