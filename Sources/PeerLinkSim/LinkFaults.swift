@@ -30,6 +30,13 @@ public struct LinkFaults: Sendable, Equatable, CustomStringConvertible {
     /// No fault at all.
     public var isClear: Bool { self == LinkFaults() }
 
+    /// A clear link with 2 ms of latency: the simulated network's faults until set.
+    public static let simulatedDefault: LinkFaults = {
+        var f = LinkFaults()
+        f.latencyMs = 2
+        return f
+    }()
+
     public var description: String {
         var parts: [String] = []
         if down { parts.append("down") }

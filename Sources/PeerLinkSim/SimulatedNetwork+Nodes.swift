@@ -26,7 +26,7 @@ extension SimulatedNetwork {
         if let l = link {
             link = nil
             // The kernel closes the dead process's sockets: the peer sees the close.
-            queue.push(max(now, lastArrival[role.peer]) + faults.latencyMs, .closed(conn: l.id, to: role.peer, generation: generation[role.peer]))
+            queue.push(max(now, lastArrival[role.peer]) + baseLatencyMs, .closed(conn: l.id, to: role.peer, generation: generation[role.peer]))
         }
         tickedAt[role] = -1
         down.insert(role)

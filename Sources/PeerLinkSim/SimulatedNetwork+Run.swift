@@ -69,7 +69,7 @@ extension SimulatedNetwork {
         guard !connecting, !down.contains(.watch), let due = watch.readSession({ $0.nextConnectAtMs }), due <= now else { return }
         connecting = true
         watch.connectStarted(now: now)
-        queue.push(now + faults.latencyMs, .connectDone(watchGeneration: generation[.watch]))
+        queue.push(now + baseLatencyMs, .connectDone(watchGeneration: generation[.watch]))
     }
 
     func handle(_ e: SimEvent) {
@@ -143,7 +143,7 @@ extension SimulatedNetwork {
         guard var l = link, l.id == id else { return }  // closed meanwhile
         var bytes = bytes
         var cutAfter = false
-        if let limit = faults.closeAfterBytes, l.bytesCarried + bytes.count >= limit {
+        if let limit = faults.closeAfterBytes.map({ Int(clamping: $0) }), l.bytesCarried + bytes.count >= limit {
             bytes = Array(bytes.prefix(max(0, limit - l.bytesCarried)))
             cutAfter = true
         }
@@ -152,10 +152,9 @@ extension SimulatedNetwork {
         let kind = recordsTrace ? summary.map { labeler.label(sending: $0, direction: dir) } ?? FrameLabeler.label(record: bytes) : ""
         var start = max(now, wireFreeAt[role])
         let sendStart = start
-        if let bw = faults.bytesPerMs, bw > 0 { start += EpochMs((bytes.count + bw - 1) / bw) }
-        if let bps = faults.bytesPerSecond, bps > 0 { start += (EpochMs(bytes.count) * 1000 + bps - 1) / bps }
+        if let bps = faults.bandwidthBytesPerSecond, bps > 0 { start += (EpochMs(bytes.count) * 1000 + bps - 1) / bps }
         wireFreeAt[role] = start
-        let delay = faults.latencyMs + (faults.jitterMs > 0 ? EpochMs(rng.next() % UInt64(faults.jitterMs + 1)) : 0)
+        let delay = baseLatencyMs + (jitterSpreadMs > 0 ? EpochMs(rng.next() % UInt64(jitterSpreadMs + 1)) : 0)
         var arrival = start + delay
         let g = generation[to]
         if !cutAfter, rng.chance(faults.lossPercent) {
@@ -163,7 +162,7 @@ extension SimulatedNetwork {
             recordFrame(from: role, kind, bytes.count, .dropped, [])
         } else if !cutAfter, rng.chance(faults.reorderPercent) {
             note("\(now) \(dir) \(kind) \(bytes.count)B \(FrameFate.reordered.rawValue)")
-            let late = arrival + faults.latencyMs + 1 + EpochMs(rng.next() % 20)
+            let late = arrival + baseLatencyMs + 1 + EpochMs(rng.next() % 20)
             recordFrame(from: role, kind, bytes.count, .reordered, [late])
             schedule(bytes, id, to: to, generation: g, at: late)
         } else {
@@ -226,7 +225,7 @@ extension SimulatedNetwork {
             guard let l = link, l.id == id else { return }
             note("\(now) \(role) closes \(id): \(reason)")
             link = nil
-            queue.push(max(now, lastArrival[role.peer]) + faults.latencyMs, .closed(conn: id, to: role.peer, generation: generation[role.peer]))
+            queue.push(max(now, lastArrival[role.peer]) + baseLatencyMs, .closed(conn: id, to: role.peer, generation: generation[role.peer]))
         }
         if role == .phone { phone.connectionClosed(id, now: now) } else { watch.connectionClosed(id, now: now) }
     }

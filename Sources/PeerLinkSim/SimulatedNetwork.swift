@@ -35,8 +35,13 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     public let watchStore = MemoryStore()
     public let phoneFiles = MemoryFileStorage()
     public let watchFiles = MemoryFileStorage()
-    /// The faults in force (change them at any time).
-    public var faults = NetworkFaults()
+    /// The faults in force (change them at any time): the one fault model of the scenario
+    /// language, the fault proxy of process mode, and this network (`LinkFaults`). Latency ±
+    /// jitter is a base of latency − jitter plus a uniform 0…2×jitter per frame (frames in order
+    /// never overtake each other). `down` is applied by `setFaults(_:)` or `setLink(up:)`, which
+    /// cut the connection; assigning this property alone leaves the link's range as it is.
+    /// 2 ms of latency until set.
+    public var faults = LinkFaults.simulatedDefault
     /// A relay on the link (tests: an attacker on the wire). It is given each write the link
     /// carries — whole records — with its sender and connection, and what it returns is carried
     /// instead: changed, dropped, repeated, or with writes of its own.
@@ -124,6 +129,17 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     // MARK: - Faults
 
     /// Brings the link down (cutting the connection: both sides see it close) or up.
+    /// Puts `f` in force, its `down` included (the scenario runner's way in).
+    public func setFaults(_ f: LinkFaults) {
+        setLink(up: !f.down)
+        faults = f
+    }
+
+    /// The latency every frame has (latency − jitter, at least 0).
+    public var baseLatencyMs: EpochMs { max(0, faults.latencyMs - max(0, faults.jitterMs)) }
+    /// The uniform extra latency's range, 0…this (twice the jitter).
+    public var jitterSpreadMs: EpochMs { max(0, faults.jitterMs) * 2 }
+
     public func setLink(up: Bool) {
         guard up != isLinkUp else { return }
         isLinkUp = up
@@ -154,7 +170,7 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         note("\(now) raw connection \(id) opened (\(bytes.count) bytes)")
         phone.connectionOpened(id, isInitiator: false, ephemeralKey: ephemeralKey(), now: now)
         route(.phone)
-        queue.push(now + (direct ? 0 : faults.latencyMs), .bytes(conn: id, to: .phone, generation: generation[.phone], bytes: bytes))
+        queue.push(now + (direct ? 0 : baseLatencyMs), .bytes(conn: id, to: .phone, generation: generation[.phone], bytes: bytes))
         return id
     }
 

@@ -37,8 +37,8 @@ struct ExactlyOnceSimulationTests {
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8, 9, 10])
     func everyCommittedTransferIsDeliveredExactlyOnceInOrder(seed: UInt64) throws {
         let net = try makeNetwork(seed: seed)
-        var f = NetworkFaults()
-        f.latencyMs = 2; f.jitterMs = 5; f.lossPercent = 3; f.duplicatePercent = 5; f.reorderPercent = 3
+        var f = LinkFaults()
+        f.latencyMs = 5; f.jitterMs = 3; f.lossPercent = 3; f.duplicatePercent = 5; f.reorderPercent = 3
         net.faults = f
         var rng = SplitMix64(seed: seed &* 0x9E37_79B9)
         var sides: [DeviceRole: Side] = [.phone: Side(), .watch: Side()]

@@ -19,7 +19,7 @@ struct FileChecksumTests {
         n.runUntilQuiet()
         let data = Self.content(300_000)
         try n.watchFiles.write("run.bin", offset: 0, bytes: data)
-        n.faults.bytesPerSecond = 100_000
+        n.faults.bandwidthBytesPerSecond = 100_000
         #expect(n.command(.watch, "file run.bin").isOK)
         var committed: Int64 = 0
         for _ in 0..<1_000 where committed == 0 {
@@ -36,7 +36,7 @@ struct FileChecksumTests {
         let part = try #require(n.phoneFiles.list(LinkSession.inboxDirectory).first { $0.hasSuffix(".part") })
         let changed = try PartialFileDamageForTest.flip(n.phoneFiles, part, at: 1_000)
         #expect(changed)
-        n.faults.bytesPerSecond = nil
+        n.faults.bandwidthBytesPerSecond = nil
         try n.restart(.phone)
         #expect(n.runUntilQuiet())
         #expect(n.phone.ctx.session.stats.fileVerifyFailures == 1)

@@ -88,12 +88,12 @@ struct LinkLimitTests {
         #expect(net.runUntilQuiet())
         // One byte a second: bytes keep arriving (the peer is not silent), but a frame of a few
         // dozen bytes must be in within the silence timeout plus its size at 1,000 B/s.
-        net.faults.bytesPerSecond = 1
+        net.faults.bandwidthBytesPerSecond = 1
         net.command(.watch, "send 1")
         net.advance(by: 20_000)
         #expect(net.logs.contains { $0.contains("is not complete") && $0.contains("a frame must arrive within 7000 ms plus its size at 1000 B/s") },
                 "\(net.logs.filter { $0.contains("warning") })")
-        net.faults.bytesPerSecond = nil
+        net.faults.bandwidthBytesPerSecond = nil
         #expect(net.runUntilQuiet(maxMs: 600_000))
         #expect(RecorderApp.received(net.phone.ctx).count == 1)
     }

@@ -19,7 +19,7 @@ struct SimulatedFaultTests {
     @Test func fileSurvivesCrashesOfBothSidesAndResumes() throws {
         let net = try makeNetwork(seed: 12, configure: { $0.fileSyncIntervalBytes = 256 * 1024; $0.fileAckIntervalBytes = 256 * 1024 }, keepFiles: true)
         net.runUntilQuiet()
-        net.faults.bytesPerMs = 500  // 0.5 MB/s: the file takes about 8 s
+        net.faults.bandwidthBytesPerSecond = 500_000  // 0.5 MB/s: the file takes about 8 s
         var rng = SplitMix64(seed: 12)
         var content = [UInt8]()
         while content.count < 4_000_000 { withUnsafeBytes(of: rng.next()) { content.append(contentsOf: $0) } }

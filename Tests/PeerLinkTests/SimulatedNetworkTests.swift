@@ -4,10 +4,10 @@ import Testing
 
 @Suite("Simulated network")
 struct SimulatedNetworkTests {
-    static func faulty() -> NetworkFaults {
-        var f = NetworkFaults()
-        f.latencyMs = 3
-        f.jitterMs = 4
+    static func faulty() -> LinkFaults {
+        var f = LinkFaults()
+        f.latencyMs = 5  // 3 ms and 0…4 ms more
+        f.jitterMs = 2
         f.lossPercent = 5
         f.duplicatePercent = 5
         f.reorderPercent = 5
@@ -59,7 +59,7 @@ struct SimulatedNetworkTests {
     @Test func bandwidthLimitSlowsAFileDown() throws {
         let net = try makeNetwork(seed: 2)
         net.runUntilQuiet()
-        net.faults.bytesPerMs = 1_000  // 1 MB/s
+        net.faults.bandwidthBytesPerSecond = 1_000_000  // 1 MB/s
         try net.watchFiles.write("f.bin", offset: 0, bytes: [UInt8](repeating: 1, count: 2_000_000))
         let start = net.now
         _ = net.withWatch { $0.transferFile("f.bin", metadata: nil) }

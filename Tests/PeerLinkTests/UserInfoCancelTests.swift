@@ -152,8 +152,8 @@ struct UserInfoCancelTests {
         let net = try makeNetwork(seed: seed)
         let finished = Finished()
         finished.watch(net)
-        var f = NetworkFaults()
-        f.latencyMs = 3; f.jitterMs = 6; f.lossPercent = 4; f.duplicatePercent = 5; f.reorderPercent = 4
+        var f = LinkFaults()
+        f.latencyMs = 6; f.jitterMs = 3; f.lossPercent = 4; f.duplicatePercent = 5; f.reorderPercent = 4
         net.faults = f
         var rng = SplitMix64(seed: seed &* 0x9E37_79B9)
         var made: [DeviceRole: [(n: Int64, id: String)]] = [.phone: [], .watch: []]
@@ -183,7 +183,7 @@ struct UserInfoCancelTests {
             }
         }
         net.setLink(up: true)
-        net.faults = NetworkFaults()
+        net.faults = .simulatedDefault
         #expect(net.runUntilQuiet(maxMs: 30 * 60_000), "seed \(seed): did not go quiet")
         for role in [DeviceRole.phone, .watch] {
             let got = Self.delivered(role == .phone ? net.watch.ctx : net.phone.ctx)

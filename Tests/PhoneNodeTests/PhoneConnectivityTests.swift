@@ -122,7 +122,7 @@ import Testing
             c.fileSyncIntervalBytes = 4_096
             c.fileAckIntervalBytes = 2_048
         }
-        net.faults.bytesPerMs = 2  // 2,000 B/s: about half a second a chunk
+        net.faults.bandwidthBytesPerSecond = 2_000  // 2,000 B/s: about half a second a chunk
         #expect(net.command(.watch, "samplefile w2 3000").isOK)
         let size = try #require(net.watchFiles.size("outgoing/w2.samples.plist"))
         #expect(size > 20_000)

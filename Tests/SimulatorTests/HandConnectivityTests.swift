@@ -146,7 +146,7 @@ struct HandConnectivityTests {
         let net = try Self.makeNetwork()
         try net.watchFiles.write("hand/run.bin", offset: 0, bytes: [UInt8](repeating: 7, count: 5_000_000))
         #expect(net.command(.watch, "file send /etc/passwd").text.hasPrefix("no file /etc/passwd"))
-        net.faults.bytesPerSecond = 1_000_000
+        net.faults.bandwidthBytesPerSecond = 1_000_000
         let r = net.command(.watch, "file send hand/run.bin")
         #expect(r.isOK && r.text.hasPrefix("Queued file f"), "\(r.text)")
         let id = try #require(r.value["id"]?.stringValue)
@@ -155,7 +155,7 @@ struct HandConnectivityTests {
         let percent = try #require(files.value.arrayValue?.first?["percent"]?.intValue)
         #expect(percent > 0 && percent < 100, "\(files.text)")
         #expect(files.text.contains("\(id) · hand/run.bin · 5,000,000 B · \(percent)%"), "\(files.text)")
-        net.faults.bytesPerSecond = nil
+        net.faults.bandwidthBytesPerSecond = nil
         #expect(net.runUntilQuiet())
         #expect(net.watch.drainNotices() == ["File \(id) was delivered"])
         #expect(net.phone.drainNotices() == ["← File run.bin from the Apple Watch (5,000,000 B)"])

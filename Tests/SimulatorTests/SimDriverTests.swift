@@ -199,17 +199,30 @@ struct SimDriverTests {
         #expect(r.checks.contains { $0.description.hasPrefix("user info exactly once") && $0.passed })
     }
 
-    @Test func linkFaultsMapOntoTheNetwork() {
+    /// One fault model: the scenario's link faults are the simulated network's, and latency
+    /// L ± J is a base of L − J plus 0…2J there.
+    @Test func aScenariosLinkFaultsAreTheNetworksOwn() throws {
+        let (r, driver) = try SimTest.run("""
+            07:00:00 link latency 100ms jitter 30ms
+            07:00:00 link bandwidth 500
+            07:00:00 link loss 5%
+            07:00:00 link slice 9
+            07:00:01 link down
+            07:00:02 expect phone workouts == 0
+            """)
+        #expect(r.passed, "\(r.text())")
+        let n = try #require(driver.network)
         var f = LinkFaults()
         f.latencyMs = 100
         f.jitterMs = 30
         f.bandwidthBytesPerSecond = 500
         f.lossPercent = 5
         f.sliceBytes = 9
-        f.closeAfterBytes = 1234
-        let n = NetworkFaults(f)
-        #expect(n.latencyMs == 70 && n.jitterMs == 60)
-        #expect(n.bytesPerSecond == 500 && n.lossPercent == 5 && n.sliceBytes == 9 && n.closeAfterBytes == 1234)
-        #expect(NetworkFaults(LinkFaults()).latencyMs == 0)
+        f.down = true
+        #expect(n.faults == f)
+        #expect(!n.isLinkUp)
+        #expect(n.baseLatencyMs == 70 && n.jitterSpreadMs == 60)
+        n.faults.jitterMs = 150  // more jitter than latency: the base stops at 0
+        #expect(n.baseLatencyMs == 0 && n.jitterSpreadMs == 300)
     }
 }

@@ -66,7 +66,7 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
                             watch: .init(makeApp: { pair.makeWatch() }, config: wc, calendar: calendar, language: s.language))
         n.recordsTrace = options.recordsTrace
         n.recordsFrames = options.recordsReport
-        n.faults = NetworkFaults(LinkFaults())
+        n.faults = LinkFaults()
         network = n
         if options.checksInvariants {
             n.observer = { [unowned self] role in self.observe(role) }
@@ -211,8 +211,7 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
     public func setFaults(_ faults: LinkFaults) throws {
         lastQuiet = nil
         let n = try net()
-        n.setLink(up: !faults.down)
-        n.faults = NetworkFaults(faults)
+        n.setFaults(faults)
     }
 
     public func resetConnection() throws {
@@ -278,23 +277,5 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
         let (counters, state) = engine.readContext { (TransferLedger.Counters(&$0, engine: ObjectIdentifier(engine)), NodeInvariants.counters(&$0)) }
         ledger.observe(role, counters: counters, session: { engine.ctx.session }, store: n.store(role), nowMs: n.now)
         invariants.observe(role, state, nowMs: n.now)
-    }
-}
-
-extension NetworkFaults {
-    /// The simulated network's settings for scenario link faults (the fault proxy's in
-    /// process mode): latency ± jitter becomes a base of latency − jitter plus 0…2×jitter.
-    public init(_ f: LinkFaults) {
-        self.init()
-        let jitter = max(0, f.jitterMs)
-        latencyMs = max(0, f.latencyMs - jitter)
-        jitterMs = jitter * 2
-        bytesPerSecond = f.bandwidthBytesPerSecond
-        lossPercent = f.lossPercent
-        duplicatePercent = f.duplicatePercent
-        reorderPercent = f.reorderPercent
-        tamperPercent = f.tamperPercent
-        sliceBytes = f.sliceBytes
-        closeAfterBytes = f.closeAfterBytes.map { Int(clamping: $0) }
     }
 }

@@ -1,34 +1,5 @@
 import PeerLinkCore
 
-/// The faults and shape of the simulated network (percentages are 0…100, per frame).
-public struct NetworkFaults: Sendable, Equatable {
-    /// One-way latency of every delivery.
-    public var latencyMs: Int64 = 2
-    /// Extra latency, uniform in 0…jitterMs (in-order frames never overtake each other).
-    public var jitterMs: Int64 = 0
-    /// Bandwidth per direction in bytes per millisecond; nil for unlimited.
-    public var bytesPerMs: Int? = nil
-    /// Bandwidth per direction in bytes per second (for rates below 1 byte/ms); nil for unlimited.
-    public var bytesPerSecond: Int64? = nil
-    /// Frames lost.
-    public var lossPercent: Double = 0
-    /// Frames delivered twice.
-    public var duplicatePercent: Double = 0
-    /// Frames held back so that later frames overtake them.
-    public var reorderPercent: Double = 0
-    /// Frames with one byte of a record body flipped on the way (`RecordTamper`).
-    public var tamperPercent: Double = 0
-    /// Writes are delivered in pieces of at most this many bytes (nil: whole).
-    public var sliceBytes: Int? = nil
-    /// A connection is closed after carrying this many bytes (both directions; nil: never).
-    public var closeAfterBytes: Int? = nil
-
-    public init() {}
-
-    /// No faults, 2 ms latency.
-    public static let clean = NetworkFaults()
-}
-
 /// What happened to a frame in the simulated network (the trace's last word).
 public enum FrameFate: String, Sendable {
     case delivered, dropped, duplicated, reordered, tampered
