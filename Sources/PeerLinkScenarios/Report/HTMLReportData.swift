@@ -35,8 +35,12 @@ enum HTMLReportData {
             .array([.int(i < times.count ? times[i] : -1), .bool(c.passed), .string(c.description), .string(c.detail),
                     .string(c.location?.description ?? "")])
         })
+        // Screens enter the table in the order of their names, not of the dictionary's hashing
+        // (which differs from process to process): the same run gives the same page.
         d["moments"] = .array((rec?.moments ?? []).map { m in
-            .array([.int(m.atMs), .string(m.reason), .dictionary(m.screens.mapValues { .int(Int64(svgs.index($0))) })])
+            var shown: [String: PlistValue] = [:]
+            for (name, svg) in m.screens.sorted(by: { $0.key < $1.key }) { shown[name] = .int(Int64(svgs.index(svg))) }
+            return .array([.int(m.atMs), .string(m.reason), .dictionary(shown)])
         })
         d["screens"] = .array((rec?.screens ?? []).map { .string($0) })
         d["logs"] = .array(r.logs.map { line in
