@@ -71,6 +71,12 @@ import Testing
         let shown = r.recording!.moments.reduce(0) { $0 + $1.screens.count }
         #expect(svgs.count < shown)
         #expect(svgs.allSatisfy { $0.stringValue?.hasPrefix("<svg") == true })
+        // The table fills in the order of the screens' names (the same page from every process,
+        // whatever its dictionaries' hashing): the first moment's distinct screens are 0, 1, 2…
+        let first = try #require(s["moments"]?.arrayValue?.first?.arrayValue?[2].dictionaryValue)
+        var seen: [Int64] = []
+        for name in first.keys.sorted() { if let i = first[name]?.intValue, !seen.contains(i) { seen.append(i) } }
+        #expect(seen == (0..<Int64(seen.count)).map { $0 }, "\(first.keys.sorted().map { "\($0)=\(first[$0]!)" })")
     }
 
     @Test func sweepReportHasTheClassesTheFailingSeedsAndTheirRun() throws {
