@@ -11,16 +11,16 @@ import PeerLinkCore
 /// knows only `WCSession`.
 ///
 ///     enum ListPhone: WCAppSide {
-///         static func makeApp(restoring saved: PlistValue?) -> ShoppingList { ShoppingList(items: …saved…) }
+///         static func makeApp(_ role: DeviceRole, restoring saved: PlistValue?) -> ShoppingList { ShoppingList(…saved…) }
 ///         static var commands: [WCTestCommand<ShoppingList>] { [WCTestCommand("add", "ITEM", en: "adds ITEM") { list, c in … }] }
 ///         static func convergenceState(_ list: ShoppingList) -> PlistValue? { … }
 ///     }
 public protocol WCAppSide: SendableMetatype {
     associatedtype App: AnyObject
-    /// The app object at launch (inside, `WCSession.default` is this side's session).
-    /// `saved`: what `save` returned at the end of the last event before a restart; nil at
-    /// the first launch.
-    static func makeApp(restoring saved: PlistValue?) -> App
+    /// The app object of `role` at launch (inside, `WCSession.default` is this side's
+    /// session). `saved`: what `save` returned at the end of the last event before a restart;
+    /// nil at the first launch.
+    static func makeApp(_ role: DeviceRole, restoring saved: PlistValue?) -> App
     /// What of the app's state survives a restart (its own storage: files, a database,
     /// `UserDefaults`), taken after every event; nil (the default) for nothing.
     static func save(_ app: App) -> PlistValue?

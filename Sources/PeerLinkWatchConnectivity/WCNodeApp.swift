@@ -30,7 +30,7 @@ public struct WCNodeApp<Side: WCAppSide>: NodeApp, @unchecked Sendable {
         let session = WCSession(host: host)
         box.session = session
         let saved = box.storage.saved
-        inEvent(&ctx) { _ in box.app = Side.makeApp(restoring: saved) }
+        inEvent(&ctx) { ctx in box.app = Side.makeApp(ctx.role, restoring: saved) }
     }
 
     public mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
