@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "PeerLinkPOSIX", targets: ["PeerLinkPOSIX"]),
         .library(name: "PeerLinkSim", targets: ["PeerLinkSim"]),
         .library(name: "PeerLinkScenarios", targets: ["PeerLinkScenarios"]),
+        .library(name: "PeerLinkWatchConnectivity", targets: ["PeerLinkWatchConnectivity"]),
+        .library(name: "PeerLinkWatchConnectivityHarness", targets: ["PeerLinkWatchConnectivityHarness"]),
         .executable(name: "phone-node", targets: ["phone-node"]),
         .executable(name: "watch-node", targets: ["watch-node"]),
         .executable(name: "sync-sim", targets: ["sync-sim"]),
@@ -49,6 +51,10 @@ let package = Package(
 
         // MARK: - The scenario runner and the nodes' entry points
         .target(name: "PeerLinkScenarios", dependencies: ["PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore", "SVGKit"]),
+
+        // MARK: - Apple's WatchConnectivity API over the core, and its harness (docs/WATCHCONNECTIVITY.md)
+        .target(name: "PeerLinkWatchConnectivity", dependencies: ["PeerLinkCore"]),
+        .target(name: "PeerLinkWatchConnectivityHarness", dependencies: ["PeerLinkWatchConnectivity", "PeerLinkScenarios", "PeerLinkPOSIX", "PeerLinkCore"]),
 
         // MARK: - The two apps bound together: their pair for the runner, the nodes' entry points
         .target(name: "PhoneWatch", dependencies: ["PhoneNode", "WatchNode", "PeerLinkScenarios", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain"]),

@@ -42,10 +42,3 @@ private func run(_ tool: String, _ arguments: [String]) -> [String]? {
     guard let end = child.finish(timeoutMs: 10_000), end.status == 0 else { return nil }
     return end.lines
 }
-
-/// This host's name (in a report's timing).
-func hostName() -> String {
-    var buf = [CChar](repeating: 0, count: 256)
-    guard gethostname(&buf, buf.count) == 0 else { return "unknown" }
-    return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}

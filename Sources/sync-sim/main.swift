@@ -26,64 +26,8 @@ if CommandLine.arguments.dropFirst() == ["--version"] {
     exit(0)
 }
 
-let options: Options
-do {
-    guard let o = try parse(Array(CommandLine.arguments.dropFirst()), environment: processEnvironment()) else {
-        print(usage)
-        exit(0)
-    }
-    options = o
-} catch {
-    StandardError.write("sync-sim: error: \(error)\n")
-    exit(2)
-}
-
-// Every named file must be a readable scenario file before anything runs (bad usage: exit 2).
-var texts: [String] = []
-do {
-    for file in options.files { texts.append(try readScenario(file)) }
-} catch {
-    StandardError.write("sync-sim: error: \(error)\n")
-    exit(2)
-}
-
-if options.sweep { exit(runSweep(options, text: texts[0])) }
-
-var results: [ScenarioResult] = []
-for (file, text) in zip(options.files, texts) {
-    do throws(ScenarioErrors) {
-        let scenario = try ScenarioParser.parse(text, file: file)
-        let r: ScenarioResult
-        if options.mode == "sim" {
-            var so = SimOptions()
-            so.recordsReport = options.html != nil
-            r = SimConductor(options: so).run(scenario)
-        } else {
-            var co = options.bin.map(ConductorOptions.phoneAndWatch(binDirectory:)) ?? .phoneAndWatchInThisExecutable()
-            co.keepState = options.keep
-            co.recordsReport = options.html != nil
-            r = ProcessConductor(options: co).run(scenario)
-        }
-        results.append(r)
-        if !options.json { print(r.text()) }
-    } catch {
-        let e = error
-        // The errors once, on stderr, `file:line:col: error: …` each; the report says where.
-        StandardError.write("\(e)\n")
-        results.append(.failedBeforeRunning(file: file, mode: options.mode, error: "\(e)"))
-        if !options.json { print("FAIL \(file): \(e.errors.count)\(e.truncated ? "+" : "") error\(e.errors.count == 1 ? "" : "s") in the file (listed on stderr); nothing was run") }
-    }
-}
-if let path = options.junit {
-    do { try writeTextFile(path, RunReport.junit(results)) } catch {
-        StandardError.write("sync-sim: error: --junit: \(error)\n")
-    }
-}
-if let path = options.html {
-    do { try writeTextFile(path, HTMLReport.scenarios(results)) } catch {
-        StandardError.write("sync-sim: error: cannot write \(path): \(error)\n")
-    }
-}
-if options.json { print(RunReport.json(results)) }
-print(RunReport.summaryLine(results))
-exit(results.allSatisfy(\.passed) ? 0 : 1)
+var program = SimProgram(name: "sync-sim", usage: usage, apps: .phoneAndWatch)
+program.defaultScenario = "scenarios/morning-run.scenario"
+program.processMode = { bin in bin.map(ConductorOptions.phoneAndWatch(binDirectory:)) ?? .phoneAndWatchInThisExecutable() }
+program.buildCommit = { file, environment in buildCommit(scenarioFile: file, environment: environment) }
+exit(SimCommandLine.run(Array(CommandLine.arguments.dropFirst()), program: program))

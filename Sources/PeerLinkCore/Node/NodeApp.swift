@@ -93,6 +93,10 @@ public protocol NodeApp: Sendable {
     /// The app's commands (CommandTable.swift): what its `onCommand` dispatches through, what
     /// `readOnlyReply` answers from, what `help` and the docs' command reference list. None by default.
     static var commands: CommandTable<Self> { get }
+    /// What of the app's own state both sides must agree on once converged (`expect
+    /// converged` compares the phone's with the watch's, as `query sync-state`'s `app`); nil
+    /// (the default) for an app whose state is all in the replica.
+    func convergenceState(_ ctx: NodeContext) -> PlistValue?
 }
 
 extension NodeApp {
@@ -108,4 +112,5 @@ extension NodeApp {
         Self.commands.readOnlyReply(self, command, ctx)
     }
     public static var commands: CommandTable<Self> { CommandTable() }
+    public func convergenceState(_ ctx: NodeContext) -> PlistValue? { nil }
 }

@@ -38,6 +38,7 @@ extension NodeEngine {
             v["error"] = .string("delivery records unreadable: \(error)")
         }
         if let f = incomingFileValue() { v["incomingFile"] = f }
+        if let a = app.convergenceState(ctx) { v["app"] = a }
         v["fileVerifyFailures"] = .int(Int64(s.stats.fileVerifyFailures))
         v["contentPending"] = .bool(s.hasContentPending)
         // Delivered files still lying in the inbox (none once the app's callback returned).

@@ -83,6 +83,15 @@ struct MessageChannel: Sendable {
         return .success(())
     }
 
+    /// Answers the peer's message `id` with `error` instead of a reply (the receiving app has no
+    /// handler for it); false when it awaits no reply or its link (`activeID`) is gone.
+    mutating func refuseAwaited(_ id: MessageID, _ error: WCError, activeID: ConnectionID?, out: inout MessageOutput) -> Bool {
+        guard let conn = awaitingReply.removeValue(forKey: id) else { return false }
+        guard activeID == conn else { return false }
+        refuse(id, error, on: conn, out: &out)
+        return true
+    }
+
     /// The canonical size of a message payload, as the limit measures it.
     static func payloadSize(_ p: MessagePayload) -> Int {
         switch p {

@@ -3,6 +3,7 @@ import PeerLinkCore
 /// `expect converged`, part by part: compares what the phone and the watch report in
 /// `query sync-state` and names each part that differs (docs/SCENARIOS.md, *Convergence*):
 /// - the replica digest;
+/// - the apps' own states, when they report one (`NodeApp.convergenceState`);
 /// - each side's application context (version and SHA-256 of its payload) with the one the
 ///   other side received;
 /// - the complication's current payload, as the phone queued it and the watch received it;
@@ -27,6 +28,9 @@ public enum ConvergenceCheck {
         if let e = phone["error"]?.stringValue ?? watch["error"]?.stringValue { out.append(e) }
         let pd = phone["digest"]?.stringValue ?? "?", wd = watch["digest"]?.stringValue ?? "?"
         if pd != wd { out.append("replica digests differ (phone \(pd.prefix(16))…, watch \(wd.prefix(16))…)") }
+        if phone["app"] != watch["app"] {
+            out.append("the apps' own states differ (phone \(phone["app"].map { $0.logText(limit: 160) } ?? "none"), watch \(watch["app"].map { $0.logText(limit: 160) } ?? "none"))")
+        }
         for (from, to) in [(DeviceRole.phone, DeviceRole.watch), (.watch, .phone)] {
             let (f, t) = from == .phone ? (phone, watch) : (watch, phone)
             let sent = f["contextSent"], received = t["contextReceived"]

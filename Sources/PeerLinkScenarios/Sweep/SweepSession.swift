@@ -72,7 +72,8 @@ public struct SweepSession: Sendable {
     /// ones, what failed, and the commands that replay it.
     /// `classes` (when not all) goes into the replay command: a seed's schedule depends on it.
     public static func failureText(_ o: SeedOutcome, file: String, classes: Set<FaultClass> = Set(FaultClass.allCases),
-                                   workload: WorkloadKind? = nil, scenario: Scenario? = nil) -> String {
+                                   workload: WorkloadKind? = nil, scenario: Scenario? = nil,
+                                   program: String = "sync-sim", options: String = "") -> String {
         let readable = { (line: String) in readableTime(line, scenario: scenario) }
         var lines = ["FAIL seed \(o.seed): \(readable(o.problems.first ?? "?"))"]
         lines.append("  faults (\(o.faults.faults.count)): \(o.faults)")
@@ -81,23 +82,24 @@ public struct SweepSession: Sendable {
         if let s = o.shrunkOps { lines.append("  shrunk operations (\(s.ops.count)): \(s)") }
         for p in o.problems.prefix(10) { lines.append("  problem: \(readable(p))") }
         if o.problems.count > 10 { lines.append("  … and \(o.problems.count - 10) more problems") }
-        let commands = replayCommands(o, file: file, classes: classes, workload: workload)
+        let commands = replayCommands(o, file: file, classes: classes, workload: workload, program: program, options: options)
         lines.append("  replay: " + commands.replay)
         lines.append("  minimal: " + commands.minimal)
         return lines.joined(separator: "\n")
     }
 
     /// The two commands that replay a seed: as drawn, and its minimal (shrunk) schedule.
-    /// A seed whose two runs differed replays with the check on.
+    /// A seed whose two runs differed replays with the check on. `program` names the program
+    /// (a `SimProgram`), `options` its own options (` --apps NAME`), put after the seed.
     public static func replayCommands(_ o: SeedOutcome, file: String, classes: Set<FaultClass> = Set(FaultClass.allCases),
-                                      workload: WorkloadKind? = nil) -> (replay: String, minimal: String) {
+                                      workload: WorkloadKind? = nil, program: String = "sync-sim", options: String = "") -> (replay: String, minimal: String) {
         let left = FaultClass.allCases.filter { !classes.contains($0) }.map(\.rawValue)
         let w = workload.map { " --workload \($0.rawValue)" } ?? ""
         let check = o.failureKind == "determinism" ? " --check-determinism" : ""
-        let replay = "sync-sim sweep \(file) --seed \(o.seed)" + (left.isEmpty ? "" : " --without \(left.joined(separator: ","))") + w + check
+        let replay = "\(program) sweep \(file) --seed \(o.seed)\(options)" + (left.isEmpty ? "" : " --without \(left.joined(separator: ","))") + w + check
         let minimal = o.shrunk ?? o.faults
         let minimalOps = (o.shrunkOps ?? o.ops).map { " --ops \"\($0)\"" } ?? ""
-        return (replay, "sync-sim sweep \(file) --seed \(o.seed) --faults \"\(minimal)\"" + w + minimalOps + check)
+        return (replay, "\(program) sweep \(file) --seed \(o.seed)\(options) --faults \"\(minimal)\"" + w + minimalOps + check)
     }
 
     /// `line` with its leading epoch-millisecond time (a checker's problem, a node's log line)

@@ -3,14 +3,11 @@ import Glibc
 #endif
 import PeerLinkCore
 import PeerLinkPOSIX
-import PeerLinkScenarios
-
-let defaultScenarioPath = "scenarios/morning-run.scenario"
 
 /// The default scenario: in the current directory, else in the checkout that holds this
 /// executable (`.build/…/sync-sim` → the directory above `.build`), so `sync-sim` run from
 /// anywhere still finds it.
-func defaultScenario() -> String? {
+func defaultScenario(_ defaultScenarioPath: String) -> String? {
     if access(defaultScenarioPath, R_OK) == 0 { return defaultScenarioPath }
     var dir = executableDirectory()
     while let slash = dir.lastIndex(of: "/"), !dir.isEmpty {
@@ -36,8 +33,11 @@ func readScenario(_ path: String) throws -> String {
     return text
 }
 
-struct Options {
+/// What a `sync-sim`-style command line asked for (`SimCommandLine.parse`).
+struct SimCommandLineOptions {
     var files: [String] = []
+    /// `--apps NAME`: the program's apps of that name (nil: its default).
+    var apps: String?
     var json = false
     var junit: String?
     var html: String?
@@ -68,8 +68,8 @@ struct Options {
 }
 
 /// The options of `args`; nil for `--help`. `environment` is read for `--shard auto`.
-func parse(_ args: [String], environment: [String: String] = [:]) throws -> Options? {
-    var o = Options()
+func parse(_ args: [String], environment: [String: String] = [:], program: SimProgram) throws -> SimCommandLineOptions? {
+    var o = SimCommandLineOptions()
     var i = 0
     var rest = args
     if rest.first == "sweep" {
@@ -138,6 +138,12 @@ func parse(_ args: [String], environment: [String: String] = [:]) throws -> Opti
                 throw UsageError("\(a) takes fault classes separated by commas: \(FaultClass.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             o.classes = a == "--classes" ? Set(list) : Set(FaultClass.allCases).subtracting(list)
+        case "--apps" where !program.otherApps.isEmpty:
+            let name = try value(a)
+            guard program.apps(named: name) != nil else {
+                throw UsageError("--apps takes \(([program.apps] + program.otherApps).map(\.name).joined(separator: ", "))")
+            }
+            o.apps = name
         case "--jobs":
             guard let j = Int(try value(a)), j >= 1 else { throw UsageError("--jobs takes a positive count") }
             o.jobs = j
@@ -155,11 +161,12 @@ func parse(_ args: [String], environment: [String: String] = [:]) throws -> Opti
         if o.faults != nil && o.seed == nil { throw UsageError("--faults goes with --seed S") }
         if o.ops != nil && (o.seed == nil || o.workload == nil) { throw UsageError("--ops goes with --seed S and --workload NAME") }
     } else if o.faults != nil || o.seed != nil || o.shard != nil || o.workload != nil || o.ops != nil || o.checkDeterminism || o.dryRun {
-        throw UsageError("--seed, --faults, --shard, --workload, --ops, --check-determinism and --dry-run go with `sync-sim sweep`")
+        throw UsageError("--seed, --faults, --shard, --workload, --ops, --check-determinism and --dry-run go with `\(program.name) sweep`")
     }
     if o.files.isEmpty {
-        guard let found = defaultScenario() else {
-            throw UsageError("no FILE given and \(defaultScenarioPath) is not in this directory or above this executable: name a scenario file (e.g. sync-sim path/to/scenarios/morning-run.scenario)")
+        guard let defaultScenarioPath = program.defaultScenario else { throw UsageError("name a scenario FILE") }
+        guard let found = defaultScenario(defaultScenarioPath) else {
+            throw UsageError("no FILE given and \(defaultScenarioPath) is not in this directory or above this executable: name a scenario file (e.g. \(program.name) path/to/\(defaultScenarioPath))")
         }
         o.files = [found]
     }
@@ -168,7 +175,7 @@ func parse(_ args: [String], environment: [String: String] = [:]) throws -> Opti
 
 /// Refuses, before anything runs, an output path whose directory does not exist or cannot be
 /// written (a shard that runs for an hour should not lose its report at the end).
-func checkWritable(_ path: String, _ flag: String) throws {
+public func checkWritable(_ path: String, _ flag: String) throws {
     var st = stat()
     if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { throw UsageError("\(flag) \(path) is a directory: name a file") }
     let dir = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
@@ -178,7 +185,7 @@ func checkWritable(_ path: String, _ flag: String) throws {
 }
 
 /// This process's environment.
-func processEnvironment() -> [String: String] {
+public func processEnvironment() -> [String: String] {
     var out: [String: String] = [:]
     var p = environ
     while let entry = p.pointee {
