@@ -9,6 +9,12 @@ public enum WaterLog {
     public static let schema = ReplicaSchema(growOnly: [drinks])
     public static let defaultGoalMl: Int64 = 2_000
 
+    /// `drink ML`, the command both devices take.
+    public static func drink(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
+        guard command.words.count == 2, let ml = Int64(command.words[1]) else { return .error("usage: drink ML") }
+        return logDrink(ml, &ctx)
+    }
+
     /// Logs `ml` at the device's current time, under an id no other write of either device uses.
     public static func logDrink(_ ml: Int64, _ ctx: inout NodeContext) -> CommandReply {
         guard ml > 0, ml <= 5_000 else { return .error("usage: drink ML (1…5000)") }
@@ -54,8 +60,7 @@ public struct WaterWatch: NodeApp {
     public mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         switch command.words.first {
         case "drink":
-            guard command.words.count == 2, let ml = Int64(command.words[1]) else { return .error("usage: drink ML") }
-            return WaterLog.logDrink(ml, &ctx)
+            return WaterLog.drink(command, &ctx)
         case "total":
             return .ok(.int(WaterLog.totalToday(ctx)), text: "\(WaterLog.totalToday(ctx)) / \(WaterLog.goal(ctx)) ml")
         default:
@@ -74,8 +79,7 @@ public struct WaterPhone: NodeApp {
     public mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
         switch command.words.first {
         case "drink":
-            guard command.words.count == 2, let ml = Int64(command.words[1]) else { return .error("usage: drink ML") }
-            return WaterLog.logDrink(ml, &ctx)
+            return WaterLog.drink(command, &ctx)
         case "goal":
             guard command.words.count == 2, let ml = Int64(command.words[1]), ml > 0 else { return .error("usage: goal ML") }
             if case .failure(let r) = ctx.set(WaterLog.settings, ["ml": .int(ml)]) { return .error("not set: \(r)") }
