@@ -88,13 +88,25 @@ struct ContextChannel: Sendable {
         return (c.version, value)
     }
 
-    /// The peer's context `version`: stored when newer than the one held (true: the session
-    /// commits it and delivers it before the acknowledgement leaves).
-    func receive(_ version: UInt64, _ context: PlistValue, state: inout ApplicationContextState) -> Bool {
-        guard version > state.receivedVersion else { return false }
+    /// What `receive` did with the peer's context.
+    enum Received: Equatable {
+        /// Not newer than the version held: ignored (it is acknowledged all the same).
+        case ignored
+        /// Newer, with the content already held (the peer numbered it again): the version is
+        /// kept, the context is not delivered a second time.
+        case renumbered
+        /// Newer and different: the session commits it and delivers it before the
+        /// acknowledgement leaves.
+        case stored
+    }
+
+    /// The peer's context `version`: kept when newer than the one held.
+    func receive(_ version: UInt64, _ context: PlistValue, state: inout ApplicationContextState) -> Received {
+        guard version > state.receivedVersion else { return .ignored }
         state.receivedVersion = version
+        if state.received == context { return .renumbered }
         state.received = context
-        return true
+        return .stored
     }
 
     /// Acknowledges the peer's context `version` on the link `id`.
@@ -116,8 +128,20 @@ struct ContextChannel: Sendable {
     mutating func linkUp() { sentVersion = 0 }
 
     /// At the handshake the peer said it holds our version `held` (0 when it does not know
-    /// this store). True when the acknowledged version changed.
+    /// this store). True when the durable state changed.
+    ///
+    /// When the peer holds exactly our current version but never acknowledged it to this
+    /// store, the version it holds may have been made in a history this store lost (a rolled
+    /// back write-ahead log, then a new context numbered like the lost one): the two would
+    /// keep different contexts under one version and never resend. The context is numbered
+    /// again so that it goes out; a peer that held it already keeps the new number without
+    /// delivering it a second time (`receive`'s `.renumbered`).
     func peerHolds(_ held: UInt64, state: inout ApplicationContextState) -> Bool {
+        if held > 0, held == state.version, state.ackedVersion < held, state.sent != nil {
+            state.ackedVersion = held
+            state.version += 1
+            return true
+        }
         guard held != state.ackedVersion else { return false }
         state.ackedVersion = held
         return true

@@ -35,7 +35,12 @@ extension LinkSession {
     mutating func onContextFrame(_ frame: Frame, now: EpochMs) throws(ByteReaderError) {
         let (version, value) = try ContextChannel.decode(frame)
         guard let id = connections.activeID else { return }
-        if appContext.receive(version, value, state: &persistent.context) {
+        switch appContext.receive(version, value, state: &persistent.context) {
+        case .ignored: break
+        case .renumbered:
+            metaDirty = true
+            flushMeta()
+        case .stored:
             metaDirty = true
             var b = WriteBatch()
             LinkPersistence.contextWrite(received: value, into: &b)

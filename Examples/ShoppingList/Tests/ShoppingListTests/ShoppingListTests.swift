@@ -13,9 +13,8 @@ import ShoppingListHarness
 @Suite struct ShoppingListTests {
     static let packageDirectory = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
     static let file = "scenarios/two-lists-one-list.scenario"
-    /// Every fault class but `rollback`: a rolled-back link store numbers its next application
-    /// context with a version the peer already holds (docs/WATCHCONNECTIVITY.md, *Limits*).
-    static let classes = Set(FaultClass.allCases).subtracting([.rollback])
+    /// Every fault class, store rollbacks included.
+    static let classes = Set(FaultClass.allCases)
 
     static func scenario() throws -> Scenario {
         let text = try #require(readTextFile(packageDirectory + "/" + file), "no scenario at \(file)")
