@@ -121,7 +121,8 @@ public final class NodeProcess<App: NodeApp> {
         let files = try DirectoryFileStorage(root: options.filesDirectory, syncsToDisk: options.synchronousFull)
         engine = try NodeStoreFile.openNode(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull) { store, opening in
             try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
-                           language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files)
+                           language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files,
+                           exports: DirectoryExportFolder(directory: options.stateDirectory + "/exports"))
         }
         if tightenedDirectory { log(.warning, "the state directory \(options.stateDirectory) could be read by others: made 0700") }
         if tightenedSecret { log(.warning, "\(PairingFile.fileName) could be read by others: made 0600 (pair again if others may have read it)") }

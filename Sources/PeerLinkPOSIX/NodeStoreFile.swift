@@ -249,10 +249,14 @@ extension String {
 /// close-on-exec: a child another thread forks meanwhile must not hold the file open for
 /// writing, or executing the file (a script just written) fails with "Text file busy".
 public func writeTextFile(_ path: String, _ text: String) throws {
+    try writeFileAtomically(path, Array(text.utf8))
+}
+
+/// Writes a whole file atomically (as `writeTextFile`).
+public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws {
     let tmp = path + ".tmp"
     let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw PathError("write", path) }
-    let bytes = Array(text.utf8)
     var start = 0
     while start < bytes.count {
         let n = bytes[start...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

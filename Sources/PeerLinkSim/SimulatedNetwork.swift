@@ -16,12 +16,16 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         public var config: LinkConfig
         public var calendar: LocalCalendar
         public var language: AppLanguage
+        /// Where the node's exports go (`AppEffect.export`); nil: it has no export folder.
+        public var exports: (any ExportFolder)?
 
-        public init(makeApp: @escaping () -> App, config: LinkConfig, calendar: LocalCalendar, language: AppLanguage = .ja) {
+        public init(makeApp: @escaping () -> App, config: LinkConfig, calendar: LocalCalendar, language: AppLanguage = .ja,
+                    exports: (any ExportFolder)? = nil) {
             self.makeApp = makeApp
             self.config = config
             self.calendar = calendar
             self.language = language
+            self.exports = exports
         }
     }
 
@@ -117,12 +121,12 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
         let seed = rng.next(), incarnation = rng.next() | 1
         do {
             return try NodeEngine(app: s.makeApp(), role: role, store: store, config: s.config, calendar: s.calendar, language: s.language,
-                                  now: now, seed: seed, newIncarnation: incarnation, files: files)
+                                  now: now, seed: seed, newIncarnation: incarnation, files: files, exports: s.exports)
         } catch let e as StoreCorruption {
             store.reset()
             return try NodeEngine(app: s.makeApp(), role: role, store: store, config: s.config, calendar: s.calendar, language: s.language,
                                   now: now, seed: seed, newIncarnation: incarnation,
-                                  opening: .resetAfterCorruption(reason: e.reason, quarantinedAs: "memory"), files: files)
+                                  opening: .resetAfterCorruption(reason: e.reason, quarantinedAs: "memory"), files: files, exports: s.exports)
         }
     }
 

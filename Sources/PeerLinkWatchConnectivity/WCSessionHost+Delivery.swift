@@ -87,8 +87,7 @@ extension WCSessionHost {
         let inbox = directory.appendingPathComponent("Inbox", isDirectory: true)
         var url = inbox.appendingPathComponent(f.name)
         do {
-            guard let files = ctx.files else { throw FileStorageError("the node has no files") }
-            let bytes = try files.readAll(f.path)
+            guard let bytes = f.contents else { throw FileStorageError("the node could not read \(f.path)") }
             try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
             var n = 1
             while FileManager.default.fileExists(atPath: url.path) {
@@ -121,17 +120,12 @@ extension WCSessionHost {
         guard let data = try? Data(contentsOf: t.file.fileURL) else {
             return finish(t, WCError(.fileAccessDenied, "cannot read \(t.file.fileURL.path)"))
         }
-        guard let files = ctx.files else { return finish(t, WCError(.genericError, "the node has no files")) }
         let n = (ctx.local["wc.nextFile"]?.intValue ?? 0) + 1
         ctx.setLocal("wc.nextFile", .int(n))
-        let path = "wc-outgoing/\(n)/\(t.file.fileURL.lastPathComponent)"
-        do {
-            try files.truncate(path, sizeBytes: 0)
-            try files.write(path, offset: 0, bytes: [UInt8](data))
-            try files.sync(path)
-        } catch {
-            return finish(t, WCError(.insufficientSpace, "cannot copy the file to send: \(error)"))
-        }
+        let path = Self.outgoingDirectory + "/\(n)/\(t.file.fileURL.lastPathComponent)"
+        // The node writes the copy when this event's callback returns, before the transfer
+        // measures it; a copy it cannot write fails the transfer (`copyFailed`).
+        ctx.perform(.writeFile(path: path, bytes: [UInt8](data)))
         switch ctx.transferFile(path, metadata: metadata) {
         case .success(let f):
             t.id = f.id
@@ -139,14 +133,27 @@ extension WCSessionHost {
             t.noteProgress(f)
             fileTransfers[f.id] = t
         case .failure(let e):
-            files.remove(path)
+            ctx.perform(.removeFile(path: path))
             finish(t, WCError(e))
         }
     }
 
+    /// Where the node keeps the copies of the files it sends.
+    static let outgoingDirectory = "wc-outgoing"
+
     /// Deletes the copy the node sent from (once delivered, failed or cancelled).
     func removeOutgoingCopy(_ t: WCSessionFileTransfer, _ ctx: inout NodeContext) {
-        if let p = t.corePath, p.hasPrefix("wc-outgoing/") { ctx.files?.remove(p) }
+        if let p = t.corePath, p.hasPrefix(Self.outgoingDirectory + "/") { ctx.perform(.removeFile(path: p)) }
+    }
+
+    /// The node could not write the copy of a file to send: its transfer is cancelled and
+    /// finishes with `insufficientSpace`.
+    func copyFailed(_ path: String, _ error: AppEffectError, _ ctx: inout NodeContext) {
+        guard let (id, t) = fileTransfers.first(where: { $0.value.corePath == path }) else { return }
+        fileTransfers[id] = nil
+        for f in ctx.outstandingFileTransfers where f.id == id { _ = ctx.cancel(f) }
+        ctx.perform(.removeFile(path: path))
+        finish(t, WCError(.insufficientSpace, "cannot copy the file to send: \(error)"))
     }
 
     /// Brings the progress of the transfers handed out up to date (after every event).

@@ -137,7 +137,7 @@ extension L10n {
 
     /// No export folder.
     static let phoneNoExportFolder = LocalizedText(ja: "このノードにはエクスポート先のフォルダがありません",
-                                                   en: "this node has no export folder (no file sink)")
+                                                   en: "this node has no export folder")
 
     /// The export could not be written.
     static func phoneExportFailed(_ reason: String) -> LocalizedText {

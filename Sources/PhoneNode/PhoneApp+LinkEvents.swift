@@ -135,8 +135,7 @@ extension PhoneApp {
         if file.sizeBytes > Self.maxDecodedFileBytes {
             record.error = "\(file.sizeBytes) bytes: not decoded (limit \(Self.maxDecodedFileBytes))"
         } else {
-            do {
-                let bytes = try ctx.files?.readAll(file.path) ?? []
+            if let bytes = file.contents {
                 switch WorkoutSampleFile.decode(bytes) {
                 case .success(let decoded):
                     record.workoutID = decoded.record.id
@@ -147,8 +146,8 @@ extension PhoneApp {
                 case .failure(let e):
                     record.error = e.description
                 }
-            } catch {
-                record.error = "not readable: \(error)"
+            } else {
+                record.error = "not readable"
             }
         }
         if case .failure(let e) = ctx.moveReceivedFile(file, to: path) {

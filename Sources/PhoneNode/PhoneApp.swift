@@ -8,8 +8,8 @@ import CountdownDomain
 /// Pure: it reads and writes the replicated state and its own durable state through
 /// `NodeContext`; what it wants from the link comes out as `PhoneEffect`s, carried out by
 /// the one adapter `perform` (PhoneApp+Link.swift),
-/// and the one thing it writes outside the store, the CSV export, goes through the injected
-/// `PhoneFileSink`. Time comes from `ctx.now`, the time zone from `ctx.calendar`, and app
+/// and the one thing it writes outside the store, the CSV export, is an `AppEffect` the node
+/// performs. Time comes from `ctx.now`, the time zone from `ctx.calendar`, and app
 /// timers run through `nextDeadline` / `onTick`. The commands are the table `commands`
 /// (PhoneApp+Commands.swift); they and the queries are listed in `docs/PHONE.md`.
 public struct PhoneApp: NodeApp {
@@ -25,8 +25,6 @@ public struct PhoneApp: NodeApp {
     var dayWindow: LocalDayWindow?
     /// The goal delete-confirmation dialog (UI state: it does not survive a restart).
     var deletion = CountdownDeletionFlow()
-    /// Where `export csv` writes its file (the share sheet's stand-in).
-    let fileSink: (any PhoneFileSink)?
     /// HealthKit's source merge (watch before phone).
     let statistics = HealthStatistics()
 
@@ -35,10 +33,8 @@ public struct PhoneApp: NodeApp {
     /// The sample id prefix of samples written on the phone (`ph-<ms>-<n>`).
     public static let sampleIDPrefix = "ph-"
 
-    /// An app that exports through `fileSink` (nil: `export csv` is refused).
-    public init(fileSink: (any PhoneFileSink)? = nil) {
-        self.fileSink = fileSink
-    }
+    /// A phone app with no state yet (it loads its state at launch).
+    public init() {}
 
     // MARK: - NodeApp
 
@@ -77,6 +73,18 @@ public struct PhoneApp: NodeApp {
     public mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
         handleLinkEvent(event, &ctx)
         save(&ctx)
+    }
+
+    /// Received workout files are read with their content up to `maxDecodedFileBytes`.
+    public static var receivedFileReadLimit: Int64 { maxDecodedFileBytes }
+
+    /// The export's outcome gives `export csv` its reply.
+    public mutating func onEffectOutcome(_ effect: AppEffect, _ outcome: Result<String, AppEffectError>, _ ctx: inout NodeContext) -> CommandReply? {
+        guard case .export(let name, let bytes) = effect else {
+            if case .failure(let e) = outcome { ctx.log(.error, "\(effect.summary) failed: \(e)") }
+            return nil
+        }
+        return exportFinished(name: name, bytes: bytes.count, outcome, &ctx)
     }
 
     /// Reacts to the watch's writes: step data starts the observer, goals reload the widget, settings reschedule.

@@ -74,8 +74,7 @@ public enum PhoneNodeMain {
                 throw UsageError("unknown command '\(s)'")
             case .run:
                 if showOptions.json || showOptions.svg || showOptions.atMs != nil { throw UsageError("--json, --svg and --at go with `show`") }
-                let sink = DirectoryFileSink(directory: cl.stateDirectory + "/exports")
-                return try NodeMain.runNode(cl, role: .phone) { PhoneApp(fileSink: sink) }
+                return try NodeMain.runNode(cl, role: .phone) { PhoneApp() }
             }
         } catch let e as UsageError {
             StandardError.write("\(programName): error: \(e)\n")
@@ -87,23 +86,6 @@ public enum PhoneNodeMain {
     }
 }
 
-
-/// Writes exports into `<state>/exports/` atomically (temporary file, then rename).
-struct DirectoryFileSink: PhoneFileSink {
-    let directory: String
-
-    func write(name: String, bytes: [UInt8]) -> Result<String, PhoneFileSinkError> {
-        guard !name.isEmpty, !name.contains("/") else { return .failure(PhoneFileSinkError("bad file name '\(name)'")) }
-        do {
-            try makeDirectories(directory)
-            let path = directory + "/" + name
-            try writeTextFile(path, String(decoding: bytes, as: UTF8.self))
-            return .success(path)
-        } catch {
-            return .failure(PhoneFileSinkError("\(error)"))
-        }
-    }
-}
 
 /// The options `show` takes that the node's command line does not: `--json`, `--svg`, `--at TIME`.
 func takeShowOptions(_ args: inout [String]) throws -> (json: Bool, svg: Bool, atMs: EpochMs?) {

@@ -9,11 +9,12 @@ import WatchNode
 /// (the share sheet's stand-in) outlive the phone's crashes, not the run.
 public struct PhoneWatchPair: AppPair {
     /// Where the phone's exports go.
-    public let exports = MemoryFileSink()
+    public let exports = MemoryExportFolder()
 
     public init() {}
 
-    public func makePhone() -> PhoneApp { PhoneApp(fileSink: exports) }
+    public func makePhone() -> PhoneApp { PhoneApp() }
+    public func exports(_ role: DeviceRole) -> (any ExportFolder)? { role == .phone ? exports : nil }
     public func makeWatch() -> WatchApp { WatchApp() }
 
     /// Every screen the report shows: the phone's drawn screens, then the watch's.
@@ -45,7 +46,7 @@ extension SimDriver where Pair == PhoneWatchPair {
     public convenience init(options: SimOptions = SimOptions()) { self.init(pair: PhoneWatchPair(), options: options) }
 
     /// The phone's exports of this run.
-    public var exports: MemoryFileSink { pair.exports }
+    public var exports: MemoryExportFolder { pair.exports }
 }
 
 extension ConductorOptions {

@@ -34,33 +34,31 @@ extension WatchApp {
         }
     }
 
-    /// Writes a file into the node's storage and queues it with `transferFile`.
+    /// Asks the node to write a file into its storage (`AppEffect.writeFile`, performed when
+    /// this callback returns and before the transfer measures it) and queues it with
+    /// `transferFile`; a write that fails cancels the transfer (`onEffectOutcome`).
     mutating func sendFile(name: String, bytes: [UInt8], metadata: PlistValue, _ ctx: inout NodeContext) {
         let path = "\(Self.outgoingFilesDirectory)/\(name)"
-        guard let files = ctx.files else {
-            ctx.log(.error, "link: no file storage for \(name); the samples still travel in the replicated state")
-            link.filesFailed += 1
-            return
-        }
-        do {
-            try files.truncate(path, sizeBytes: 0)
-            try files.write(path, offset: 0, bytes: bytes)
-            try files.sync(path)
-        } catch {
-            ctx.log(.error, "link: could not write \(path): \(error)")
-            link.filesFailed += 1
-            return
-        }
+        ctx.perform(.writeFile(path: path, bytes: bytes))
         switch ctx.transferFile(path, metadata: metadata) {
         case .success(let t):
             link.filesQueued += 1
             ctx.log(.info, "link: transferFile \(path) (\(bytes.count) B) queued as \(t.id)")
         case .failure(let e):
-            files.remove(path)
+            ctx.perform(.removeFile(path: path))
             link.filesFailed += 1
             link.recordLinkError(e.code.name)
             ctx.log(.error, "link: transferFile \(path) refused: \(e)")
         }
+    }
+
+    /// A file the watch asked to write could not be: its transfer is cancelled and counted
+    /// as failed (the replicated records still carry the samples).
+    mutating func fileWriteFailed(_ path: String, _ error: AppEffectError, _ ctx: inout NodeContext) {
+        ctx.log(.error, "link: could not write \(path): \(error)")
+        link.filesFailed += 1
+        for t in ctx.outstandingFileTransfers where t.path == path { _ = ctx.cancel(t) }
+        ctx.perform(.removeFile(path: path))
     }
 
     // MARK: - What the link reports
@@ -91,7 +89,7 @@ extension WatchApp {
             link.contextsReceived += 1
             ctx.log(.info, "link: application context from the phone: \(context.logText())")
         case .didFinishFileTransfer(let t, let error):
-            if t.path.hasPrefix(Self.outgoingFilesDirectory + "/") { ctx.files?.remove(t.path) }
+            if t.path.hasPrefix(Self.outgoingFilesDirectory + "/") { ctx.perform(.removeFile(path: t.path)) }
             if let error {
                 link.filesFailed += 1
                 link.recordLinkError(error.code.name)

@@ -94,6 +94,17 @@ public struct WatchApp: NodeApp {
         return reply
     }
 
+    /// A workout file the node could not write is not sent (`fileWriteFailed`).
+    public mutating func onEffectOutcome(_ effect: AppEffect, _ outcome: Result<String, AppEffectError>, _ ctx: inout NodeContext) -> CommandReply? {
+        guard case .failure(let e) = outcome else { return nil }
+        if case .writeFile(let path, _) = effect {
+            fileWriteFailed(path, e, &ctx)
+        } else {
+            ctx.log(.error, "\(effect.summary) failed: \(e)")
+        }
+        return nil
+    }
+
     /// User info and messages from the phone (complication data, a start request), the
     /// phone's application context, our own transfers' outcomes, and reachability.
     public mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {

@@ -15,7 +15,7 @@ struct PhoneGoalIDAfterResetTests {
         let normal = try PhoneHarness(start: start)
         #expect(normal.ok("goal add Trip --date 2026-08-01").value["id"] == "goal-1")
         // One whose store was found corrupt does not, until the watch's state is applied.
-        let engine = try PhoneHarness.open(store: MemoryStore(), sink: MemoryFileSink(), calendar: cal, language: .ja, now: start,
+        let engine = try PhoneHarness.open(store: MemoryStore(), sink: MemoryExportFolder(), calendar: cal, language: .ja, now: start,
                                            opening: .resetAfterCorruption(reason: "test", quarantinedAs: "state.sqlite.corrupt-1"))
         let reply = engine.command(try #require(NodeCommand(line: "goal add Trip --date 2026-08-01")), now: start)
         let id = try #require(reply.value["id"]?.stringValue)

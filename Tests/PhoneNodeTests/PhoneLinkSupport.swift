@@ -67,7 +67,7 @@ struct StubWatchApp: NodeApp {
             let file = Self.sampleFile(workoutID: w[1], count: n, startMs: ctx.now - Int64(n) * 1_000)
             let bytes = file.encode()
             let path = "outgoing/\(file.fileName)"
-            do { try ctx.files!.write(path, offset: 0, bytes: bytes) } catch { return .error("\(error)") }
+            ctx.perform(.writeFile(path: path, bytes: bytes))
             sentFiles[w[1]] = file
             switch ctx.transferFile(path, metadata: file.metadata(for: bytes)) {
             case .success(let t): return .ok(.string(t.id))

@@ -18,7 +18,7 @@ func makePhoneNetwork(seed: UInt64 = 1, start: EpochMs, zone: String = "Asia/Tok
     let calendar = try #require(LocalCalendar(identifier: zone))
     let net = try PhoneNetwork(
         seed: seed, startMs: start,
-        phone: .init(makeApp: { PhoneApp(fileSink: MemoryFileSink()) }, config: pc, calendar: calendar),
+        phone: .init(makeApp: { PhoneApp() }, config: pc, calendar: calendar, exports: MemoryExportFolder()),
         watch: .init(makeApp: { StubWatchApp() }, config: wc, calendar: calendar))
     #expect(net.runUntilQuiet())
     return net

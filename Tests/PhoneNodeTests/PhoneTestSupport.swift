@@ -6,7 +6,7 @@ import Testing
 /// stops at every app timer, commands in and queries out. No sockets, no wall clock.
 final class PhoneHarness {
     let store: MemoryStore
-    let sink: MemoryFileSink
+    let sink: MemoryExportFolder
     private(set) var engine: NodeEngine<PhoneApp>
     private(set) var now: EpochMs
     private(set) var calendar: LocalCalendar
@@ -19,7 +19,7 @@ final class PhoneHarness {
 
     /// A phone launched at `start` in `zone`.
     init(start: EpochMs, zone: String = "Asia/Tokyo", language: AppLanguage = .ja,
-         store: MemoryStore = MemoryStore(), sink: MemoryFileSink = MemoryFileSink(), pairingSecret: [UInt8]? = nil) throws {
+         store: MemoryStore = MemoryStore(), sink: MemoryExportFolder = MemoryExportFolder(), pairingSecret: [UInt8]? = nil) throws {
         self.store = store
         self.pairingSecret = pairingSecret
         self.sink = sink
@@ -30,10 +30,10 @@ final class PhoneHarness {
         drain()
     }
 
-    static func open(store: MemoryStore, sink: MemoryFileSink, calendar: LocalCalendar, language: AppLanguage, now: EpochMs,
+    static func open(store: MemoryStore, sink: MemoryExportFolder, calendar: LocalCalendar, language: AppLanguage, now: EpochMs,
                      pairingSecret: [UInt8]? = nil, opening: StoreOpening = .existing) throws -> NodeEngine<PhoneApp> {
-        try NodeEngine(app: PhoneApp(fileSink: sink), role: .phone, store: store, config: LinkConfig(role: .phone, pairingSecret: pairingSecret),
-                       calendar: calendar, language: language, now: now, seed: 7, newIncarnation: 101, opening: opening)
+        try NodeEngine(app: PhoneApp(), role: .phone, store: store, config: LinkConfig(role: .phone, pairingSecret: pairingSecret),
+                       calendar: calendar, language: language, now: now, seed: 7, newIncarnation: 101, opening: opening, exports: sink)
     }
 
     /// Rebuilds the node over the same store (an app restart or a crash after the last commit).

@@ -19,7 +19,7 @@ struct HandConnectivityTests {
         let tokyo = try #require(LocalCalendar(identifier: "Asia/Tokyo"))
         let net = try PhoneWatchNetwork(
             seed: 3, startMs: start,
-            phone: .init(makeApp: { PhoneApp(fileSink: MemoryFileSink()) }, config: LinkConfig(role: .phone, pairingSecret: secret),
+            phone: .init(makeApp: { PhoneApp() }, config: LinkConfig(role: .phone, pairingSecret: secret),
                          calendar: tokyo, language: language),
             watch: .init(makeApp: { WatchApp() }, config: LinkConfig(role: .watch, pairingSecret: secret),
                          calendar: tokyo, language: language))

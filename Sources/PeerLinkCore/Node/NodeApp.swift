@@ -97,6 +97,14 @@ public protocol NodeApp: Sendable {
     /// converged` compares the phone's with the watch's, as `query sync-state`'s `app`); nil
     /// (the default) for an app whose state is all in the replica.
     func convergenceState(_ ctx: NodeContext) -> PlistValue?
+    /// How an effect the app asked for (`ctx.perform(_:)`) went: `.success` carries the path
+    /// written (an export's as shown to people). Called in the same event, right after the
+    /// callback that asked. During a command, a non-nil return replaces that command's reply
+    /// (an export's reply says where the file went, or why it did not); elsewhere it is ignored.
+    mutating func onEffectOutcome(_ effect: AppEffect, _ outcome: Result<String, AppEffectError>, _ ctx: inout NodeContext) -> CommandReply?
+    /// Received files up to this size (bytes) come with their content read
+    /// (`ReceivedFile.contents`); larger ones only with their path. 0 (the default): none.
+    static var receivedFileReadLimit: Int64 { get }
 }
 
 extension NodeApp {
@@ -113,4 +121,9 @@ extension NodeApp {
     }
     public static var commands: CommandTable<Self> { CommandTable() }
     public func convergenceState(_ ctx: NodeContext) -> PlistValue? { nil }
+    public mutating func onEffectOutcome(_ effect: AppEffect, _ outcome: Result<String, AppEffectError>, _ ctx: inout NodeContext) -> CommandReply? {
+        if case .failure(let e) = outcome { ctx.log(.error, "\(effect.summary) failed: \(e)") }
+        return nil
+    }
+    public static var receivedFileReadLimit: Int64 { 0 }
 }

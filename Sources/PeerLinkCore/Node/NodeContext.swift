@@ -34,10 +34,8 @@ public struct NodeContext: Sendable {
     /// `wc replies withhold`: the app's replies to messages are never sent, as from an app stuck
     /// in its handler (the sender's message times out). Not durable.
     var repliesWithheld = false
-    /// The node's files (under `<state>/files` in a process, in memory in the simulator):
-    /// what `transferFile` sends, where received files are moved to. Writes here are the
-    /// app's own I/O through the shell's storage, like the store's.
-    public internal(set) var files: (any FileStorage)?
+    /// The effects the app asked for in the current event (`perform(_:)`), not yet performed.
+    var effects: [AppEffect] = []
 
     /// True during `onLaunch` when the store was found corrupt and started empty: the peer
     /// may hold records this store has not seen yet (see `hasAppliedPeerState`).

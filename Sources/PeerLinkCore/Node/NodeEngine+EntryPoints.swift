@@ -97,7 +97,8 @@ extension NodeEngine {
     /// Runs a command: the engine's own (`status`, `digest`, `link`…) or the app's.
     public func command(_ command: NodeCommand, now: EpochMs) -> CommandReply {
         setNow(now)
-        let reply = engineCommand(command) ?? Self.readOnlyReply(app: &app, ctx: &ctx, command) ?? app.onCommand(command, &ctx)
+        var reply = engineCommand(command) ?? Self.readOnlyReply(app: &app, ctx: &ctx, command) ?? app.onCommand(command, &ctx)
+        if let r = performAppEffects() { reply = r }
         finish()
         return reply
     }

@@ -4,6 +4,7 @@ extension NodeEngine {
     /// Handles session actions until none are left (deliveries may cause more).
     func pump() {
         while true {
+            performAppEffects()
             let actions = ctx.session.drainActions()
             if actions.isEmpty { return }
             for action in actions {
@@ -74,15 +75,16 @@ extension NodeEngine {
         case .linkDidChange(up: true):
             // The handshake may have dropped the incoming file of an earlier peer store.
             removeAbandonedPartialFiles()
-        case .didReceiveFile:
+        case .didReceiveFile(let f):
             // The app's file moves happen before the inbox is cleaned after its callback.
-            app.onLinkEvent(event, &ctx)
+            app.onLinkEvent(.didReceiveFile(withContents(f)), &ctx)
             pump()
             return
         default:
             break
         }
         app.onLinkEvent(event, &ctx)
+        performAppEffects()
     }
 
     func receiveDelta(_ bytes: [UInt8]) {
@@ -94,7 +96,10 @@ extension NodeEngine {
             ctx.log(.debug, "replica delta in: part \(delta.part + 1)/\(delta.partCount), \(delta.baseSeq)…\(delta.upToSeq) of store \(String(delta.incarnation, radix: 16).prefix(6)), \(delta.records.count) records, \(r.recordsChanged) changed\(delta.storeWasReset ? ", announces a reset" : "")")
             if r.peerWasReset { ctx.log(.info, "the peer's store was reset: resending everything it held") }
             if let why = r.ignored { ctx.log(.info, "replica delta not applied: \(why)") }
-            if r.recordsChanged > 0 || r.tombstonesCollected > 0 { app.onReplicaMerged(&ctx) }
+            if r.recordsChanged > 0 || r.tombstonesCollected > 0 {
+                app.onReplicaMerged(&ctx)
+                performAppEffects()
+            }
         } catch {
             ctx.log(.error, "dropped a replica delta that does not decode: \(error)")
         }

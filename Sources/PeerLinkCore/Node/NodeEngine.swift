@@ -21,6 +21,8 @@ public final class NodeEngine<App: NodeApp> {
     var linkMetaWriteIndex: Int?
     /// The node's files: what `transferFile` reads, where received files land.
     public let files: any FileStorage
+    /// Where the app's exports go (`AppEffect.export`); nil: the node has none.
+    public let exports: (any ExportFolder)?
     /// Running SHA-256 of files being received, by path (see `NodeFiles.swift`).
     var fileHashes: [String: IncrementalHash] = [:]
     /// Hashes of files delivered each way, for the delivery records (see `NodeEngine+SyncState`).
@@ -49,10 +51,11 @@ public final class NodeEngine<App: NodeApp> {
     /// `.resetAfterCorruption`.
     public init(app: App, role: DeviceRole, store: KeyValueStore, config: LinkConfig, calendar: LocalCalendar,
                 language: AppLanguage, now: EpochMs, seed: UInt64, newIncarnation: UInt64, opening: StoreOpening = .existing,
-                files: any FileStorage = MemoryFileStorage()) throws {
+                files: any FileStorage = MemoryFileStorage(), exports: (any ExportFolder)? = nil) throws {
         self.app = app
         self.store = store
         self.files = files
+        self.exports = exports
         self.monoNow = now
         let (replica, syncState) = try ReplicaPersistence.load(from: store, replica: role.replicaID, schema: App.replicaSchema)
         let linkState = try LinkPersistence.load(from: store, newIncarnation: newIncarnation)
@@ -73,7 +76,6 @@ public final class NodeEngine<App: NodeApp> {
                           replica: replica, sync: sync)
         ctx.local = LocalValues(local)
         ctx.handTransfers = handTransfers
-        ctx.files = files
         if case .resetAfterCorruption(let reason, let moved) = opening {
             // The seed's requirement 5.2: reset to the initial state and record an error log.
             ctx.log(.error, "store corrupt (\(reason)); moved to \(moved); started from the initial state; the peer will resend its data")

@@ -78,6 +78,17 @@ public struct ReceivedFile: Sendable, Equatable {
     public var name: String
     public var metadata: PlistValue?
     public var sizeBytes: Int64
+    /// The file's bytes, read by the engine before the app's callback when the file is no
+    /// larger than the app's `receivedFileReadLimit` (nil otherwise, or when unreadable).
+    public var contents: [UInt8]?
+
+    public init(path: String, name: String, metadata: PlistValue?, sizeBytes: Int64, contents: [UInt8]? = nil) {
+        self.path = path
+        self.name = name
+        self.metadata = metadata
+        self.sizeBytes = sizeBytes
+        self.contents = contents
+    }
 }
 
 // MARK: - Messages

@@ -21,10 +21,14 @@ public protocol AppPair {
     /// The screens the HTML report draws at its moments (each answered read-only by
     /// `show SCREEN --svg`); none by default.
     var reportScreens: [(DeviceRole, String)] { get }
+    /// The export folder of `role`'s node (`AppEffect.export`); by default one in memory per
+    /// run and role, so exports outlive the app's crashes, not the run.
+    func exports(_ role: DeviceRole) -> (any ExportFolder)?
 }
 
 extension AppPair {
     public var reportScreens: [(DeviceRole, String)] { [] }
+    public func exports(_ role: DeviceRole) -> (any ExportFolder)? { nil }
 }
 
 /// What sweeps, the conductor and the reports need of a sim-mode driver, whatever its apps.

@@ -62,8 +62,10 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
         wc.reconnectInitialMs = 100
         let pair = self.pair
         let n = try Network(seed: rng.next(), startMs: s.startMs,
-                            phone: .init(makeApp: { pair.makePhone() }, config: pc, calendar: calendar, language: s.language),
-                            watch: .init(makeApp: { pair.makeWatch() }, config: wc, calendar: calendar, language: s.language))
+                            phone: .init(makeApp: { pair.makePhone() }, config: pc, calendar: calendar, language: s.language,
+                                         exports: pair.exports(.phone)),
+                            watch: .init(makeApp: { pair.makeWatch() }, config: wc, calendar: calendar, language: s.language,
+                                         exports: pair.exports(.watch)))
         n.recordsTrace = options.recordsTrace
         n.recordsFrames = options.recordsReport
         n.faults = LinkFaults()

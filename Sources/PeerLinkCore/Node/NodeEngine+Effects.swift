@@ -1,0 +1,58 @@
+/// The engine's side of app effects (`AppEffect`): it performs what the app asked for on the
+/// node's files and export folder, in the order asked, and reports each outcome to the app.
+extension NodeEngine {
+    /// Performs the effects the app asked for so far (and those its outcome handlers ask
+    /// for). Returns the last reply an outcome handler gave (see `NodeApp.onEffectOutcome`).
+    @discardableResult
+    func performAppEffects() -> CommandReply? {
+        var reply: CommandReply?
+        while !ctx.effects.isEmpty {
+            let effects = ctx.effects
+            ctx.effects = []
+            for effect in effects {
+                let outcome = perform(effect)
+                if let r = app.onEffectOutcome(effect, outcome, &ctx) { reply = r }
+            }
+        }
+        return reply
+    }
+
+    func perform(_ effect: AppEffect) -> Result<String, AppEffectError> {
+        switch effect {
+        case .writeFile(let path, let bytes):
+            do {
+                try files.truncate(path, sizeBytes: 0)
+                try files.write(path, offset: 0, bytes: bytes)
+                try files.sync(path)
+                return .success(path)
+            } catch {
+                return .failure(AppEffectError("could not write \(path): \(error)"))
+            }
+        case .removeFile(let path):
+            files.remove(path)
+            return .success(path)
+        case .export(let name, let bytes):
+            guard let exports else { return .failure(AppEffectError("this node has no export folder", noExportFolder: true)) }
+            return exports.write(name: name, bytes: bytes)
+        }
+    }
+
+    /// A received file with its content, when the app reads files of its size.
+    func withContents(_ f: ReceivedFile) -> ReceivedFile {
+        guard f.sizeBytes <= App.receivedFileReadLimit, f.contents == nil else { return f }
+        var f = f
+        do { f.contents = try files.readAll(f.path) } catch { ctx.log(.error, "received file \(f.name) not readable: \(error)") }
+        return f
+    }
+}
+
+extension AppEffect {
+    /// What the effect does, for log lines.
+    public var summary: String {
+        switch self {
+        case .writeFile(let path, let bytes): "writing \(path) (\(bytes.count) B)"
+        case .removeFile(let path): "removing \(path)"
+        case .export(let name, let bytes): "exporting \(name) (\(bytes.count) B)"
+        }
+    }
+}
