@@ -100,8 +100,12 @@ open class WCSessionFileTransfer: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Follows the core's transfer. Its size is -1 until the core has measured the file: the
+    /// total then stays the size read at `transferFile`. A total is never set back to 0 from
+    /// another value (swift-corelibs-foundation's `Progress` traps on that).
     func noteProgress(_ t: FileTransfer) {
-        progress.totalUnitCount = max(t.sizeBytes, 0)
-        progress.completedUnitCount = t.isDelivered ? t.sizeBytes : t.acknowledgedBytes
+        if t.sizeBytes > 0, t.sizeBytes != progress.totalUnitCount { progress.totalUnitCount = t.sizeBytes }
+        let total = max(progress.totalUnitCount, 0)
+        progress.completedUnitCount = t.isDelivered ? total : min(max(t.acknowledgedBytes, 0), total)
     }
 }
