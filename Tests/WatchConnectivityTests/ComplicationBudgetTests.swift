@@ -1,0 +1,30 @@
+import Testing
+import PeerLinkCore
+
+/// Apple (iOS): `transferCurrentComplicationUserInfo` has a daily budget
+/// (`remainingComplicationUserInfoTransfers`, 50); once it is 0 the call still transfers the
+/// data, as ordinary user info (not current complication info). The budget is per day.
+@Suite struct ComplicationBudgetTests {
+    @Test func theBudgetCountsDownAndPastItTheInfoStillArrivesAsUserInfo() throws {
+        let run = try WCRun(PlainSide.self, PlainSide.self, """
+            09:00:10 watch session complication on
+            +20s expect phone remaining == 50
+            +0s phone push-comp 52
+            +0s expect phone remaining == 0
+            09:02:00 expect converged
+            2026-06-02T09:00:00 phone push-comp 1
+            +0s expect phone remaining == 49
+            +1m expect converged
+            """)
+        defer { run.cleanUp() }
+        let results = run.strings(.phone, "results")
+        let expected = (1...50).map { "comp \($0) before \(51 - $0) current true" }
+            + ["comp 51 before 0 current false", "comp 52 before 0 current false", "comp 1 before 50 current true"]
+        #expect(results == expected, "\(results)")
+        let received = run.strings(.watch, "log").filter { $0.hasPrefix("ui ") }
+        #expect(received.count == 53, "\(received)")
+        #expect(Set(received) == Set((1...52).map { "ui \($0)" }), "\(received)")
+        #expect(run.strings(.phone, "log").filter { $0.hasPrefix("finished-ui") && !$0.hasSuffix(" ok") } == [])
+        #expect(run.int(.watch, "remaining") == 0)
+    }
+}
