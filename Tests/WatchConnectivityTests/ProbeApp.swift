@@ -9,6 +9,8 @@ struct ProbeBehaviour: Sendable {
     var reactivatesAfterDeactivate = true
     /// Answers messages that expect a reply (with the message's `n` times ten, else `[:]`).
     var replies = true
+    /// Keeps the reply handler and answers only on `replyLater()` (a later event), not in the callback.
+    var repliesLater = false
 }
 
 /// A test app written against `WCSession` only, as an app's sync layer is: it records every
@@ -17,6 +19,8 @@ struct ProbeBehaviour: Sendable {
 final class ProbeApp: NSObject, WCSessionDelegate {
     let session: WCSession
     let behaviour: ProbeBehaviour
+    /// Which side it runs on (the harness says; a real app knows its own platform).
+    let isPhone: Bool
     /// Where files the app keeps go (its own storage).
     let keptDirectory: URL
     private(set) var log: [String] = []
@@ -25,10 +29,24 @@ final class ProbeApp: NSObject, WCSessionDelegate {
     /// Every received file's URL as the session handed it, and where kept ones went.
     private(set) var receivedURLs: [URL] = []
     private(set) var keptURLs: [URL] = []
+    /// `isReachable` as each `sessionReachabilityDidChange` saw it.
+    private(set) var reachability: [Bool] = []
+    /// Each finished outgoing file's progress and `isTransferring` in `didFinish`.
+    private(set) var fileProgress: [String] = []
+    /// The user-info transfers the app started, by `n`.
+    private(set) var userInfoTransfers: [Int: WCSessionUserInfoTransfer] = [:]
+    /// Every `n` of a received user info, in arrival order, and of those it sent, in order;
+    /// the app keeps both across restarts.
+    private(set) var receivedNumbers: [Int]
+    private(set) var sentNumbers: [Int]
+    private var heldReplies: [() -> Void] = []
     private var running = false
 
-    init(behaviour: ProbeBehaviour, keptDirectory: URL) {
+    init(behaviour: ProbeBehaviour, isPhone: Bool, keptDirectory: URL, sentNumbers: [Int] = [], receivedNumbers: [Int] = []) {
         self.behaviour = behaviour
+        self.isPhone = isPhone
+        self.sentNumbers = sentNumbers
+        self.receivedNumbers = receivedNumbers
         self.keptDirectory = keptDirectory
         session = WCSession.default
         super.init()
@@ -51,7 +69,20 @@ final class ProbeApp: NSObject, WCSessionDelegate {
 
     /// `transferUserInfo(["n": n])` for each of `numbers`.
     func sendUserInfo(_ numbers: ClosedRange<Int>) {
-        for n in numbers { session.transferUserInfo(["n": n]) }
+        for n in numbers { userInfoTransfers[n] = transfer(["n": n]) }
+    }
+
+    /// Cancels the transfer of `n`.
+    func cancelUserInfo(_ n: Int) {
+        userInfoTransfers[n]?.cancel()
+        sentNumbers.removeAll { $0 == n }
+    }
+
+    /// Answers the messages whose reply was kept (`repliesLater`).
+    func replyLater() {
+        let replies = heldReplies
+        heldReplies = []
+        for r in replies { r() }
     }
 
     /// `sendMessage(["n": n])` without a reply handler, for each of `numbers`.
@@ -89,8 +120,12 @@ final class ProbeApp: NSObject, WCSessionDelegate {
                             errorHandler: { [self] e in results.append("\(label) \(Self.code(e))") })
     }
 
-    /// `transferUserInfo(info)`; its failure comes to `didFinish` (logged with `label`'s key).
-    func transfer(_ info: [String: Any]) { session.transferUserInfo(info) }
+    /// `transferUserInfo(info)`, noted in `sentNumbers` until `didFinish` reports it failed.
+    @discardableResult
+    func transfer(_ info: [String: Any]) -> WCSessionUserInfoTransfer {
+        if let n = info["n"] as? Int { sentNumbers.append(n) }
+        return session.transferUserInfo(info)
+    }
 
     /// Writes `bytes` bytes to `name` in the app's own directory and sends it with `transferFile`.
     func sendFile(_ name: String, bytes: Int) {
@@ -112,11 +147,11 @@ final class ProbeApp: NSObject, WCSessionDelegate {
 
     // MARK: - WCSessionDelegate
 
-    /// Records `entry`, noting a call that starts while another runs.
-    private func record(_ entry: String, _ body: () -> Void = {}) {
+    /// Records `entry` (nil: nothing in `log`), noting a call that starts while another runs.
+    private func record(_ entry: String?, _ body: () -> Void = {}) {
         if running { overlaps += 1 }
         running = true
-        log.append(entry)
+        if let entry { log.append(entry) }
         body()
         running = false
     }
@@ -138,9 +173,15 @@ final class ProbeApp: NSObject, WCSessionDelegate {
 
     func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any] = [:]) {
         // Calls that fail at once must still report later, never inside this callback.
+        if let n = userInfo["n"] as? Int { receivedNumbers.append(n) }
         record("ui \(userInfo["n"] ?? userInfo["c"] ?? "?")") {
             if userInfo["n"] as? Int == 2 { session.sendMessage(["bad": NSObject()], replyHandler: nil) { [self] e in results.append("nested \(Self.code(e)) during-callback \(running)") } }
         }
+    }
+
+    func sessionReachabilityDidChange(_ session: WCSession) {
+        // Kept apart from `log`, in `reachability`: the link's timing decides when it changes.
+        record(nil) { reachability.append(session.isReachable) }
     }
 
     func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
@@ -150,7 +191,8 @@ final class ProbeApp: NSObject, WCSessionDelegate {
     func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
         record("ask \(message["n"] ?? "?")") {
             guard behaviour.replies else { return }
-            replyHandler((message["n"] as? Int).map { ["n": $0 * 10] } ?? [:])
+            let reply = (message["n"] as? Int).map { ["n": $0 * 10] } ?? [:]
+            if behaviour.repliesLater { heldReplies.append { replyHandler(reply) } } else { replyHandler(reply) }
         }
     }
 
@@ -163,7 +205,9 @@ final class ProbeApp: NSObject, WCSessionDelegate {
     }
 
     func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {
-        record("finished-ui \(userInfoTransfer.userInfo["n"] ?? userInfoTransfer.userInfo["c"] ?? "-") \(Self.code(error))")
+        record("finished-ui \(userInfoTransfer.userInfo["n"] ?? userInfoTransfer.userInfo["c"] ?? "-") \(Self.code(error))") {
+            if error != nil, let n = userInfoTransfer.userInfo["n"] as? Int, let i = sentNumbers.lastIndex(of: n) { sentNumbers.remove(at: i) }
+        }
     }
 
     func session(_ session: WCSession, didReceive file: WCSessionFile) {
@@ -179,6 +223,10 @@ final class ProbeApp: NSObject, WCSessionDelegate {
     }
 
     func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?) {
-        record("finished-file \(fileTransfer.file.metadata?["name"] ?? "?") \(Self.code(error))")
+        let name = fileTransfer.file.metadata?["name"] ?? "?"
+        record("finished-file \(name) \(Self.code(error))") {
+            let p = fileTransfer.progress
+            fileProgress.append("\(name) \(p.completedUnitCount)/\(p.totalUnitCount) transferring \(fileTransfer.isTransferring)")
+        }
     }
 }

@@ -10,6 +10,7 @@ protocol ProbeConfig: SendableMetatype {
 
 enum Plain: ProbeConfig { static var behaviour: ProbeBehaviour { ProbeBehaviour() } }
 enum Dormant: ProbeConfig { static var behaviour: ProbeBehaviour { ProbeBehaviour(activatesAtLaunch: false) } }
+enum RepliesLater: ProbeConfig { static var behaviour: ProbeBehaviour { ProbeBehaviour(repliesLater: true) } }
 enum StaysDeactivated: ProbeConfig { static var behaviour: ProbeBehaviour { ProbeBehaviour(reactivatesAfterDeactivate: false) } }
 
 /// A side running `ProbeApp`: the verbs a scenario types at it and what `query` reads of it.
@@ -19,7 +20,20 @@ enum ProbeSide<Config: ProbeConfig>: WCAppSide {
 
     static func makeApp(_ role: DeviceRole, restoring saved: PlistValue?) -> ProbeApp {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wc-probe-\(role.rawValue)-\(UUID().uuidString)", isDirectory: true)
-        return ProbeApp(behaviour: Config.behaviour, keptDirectory: dir)
+        func numbers(_ key: String) -> [Int] { saved?[key]?.arrayValue?.compactMap { $0.intValue.map(Int.init) } ?? [] }
+        return ProbeApp(behaviour: Config.behaviour, isPhone: role == .phone, keptDirectory: dir, sentNumbers: numbers("sent"), receivedNumbers: numbers("received"))
+    }
+
+    static func list(_ numbers: [Int]) -> PlistValue { .array(numbers.map { .int(Int64($0)) }) }
+
+    /// The user info sent and received (their `n`s in order): the app's own storage, across restarts.
+    static func save(_ app: ProbeApp) -> PlistValue? { ["sent": list(app.sentNumbers), "received": list(app.receivedNumbers)] }
+
+    /// Each direction as both sides see it: equal on both sides when each received exactly what
+    /// the other sent, in order.
+    static func convergenceState(_ app: ProbeApp) -> PlistValue? {
+        let mine = ["sent": list(app.sentNumbers), "received": list(app.receivedNumbers)]
+        return app.isPhone ? ["p2w": mine["sent"]!, "w2p": mine["received"]!] : ["p2w": mine["received"]!, "w2p": mine["sent"]!]
     }
 
     static func int(_ c: NodeCommand, _ i: Int) -> Int? { c.words.count > i ? Int(c.words[i]) : nil }
@@ -32,6 +46,12 @@ enum ProbeSide<Config: ProbeConfig>: WCAppSide {
                 app.sendUserInfo(a...b)
                 return .ok()
             },
+            WCTestCommand("cancel-ui", "N", en: "cancels the user-info transfer of n=N") { app, c in
+                guard let n = int(c, 1) else { return .error("usage: cancel-ui N") }
+                app.cancelUserInfo(n)
+                return .ok()
+            },
+            WCTestCommand("reply-now", en: "answers the messages whose reply the app kept") { app, _ in app.replyLater(); return .ok() },
             WCTestCommand("send-msg", "A B", en: "sendMessage n=A…B without reply handler") { app, c in
                 guard let a = int(c, 1), let b = int(c, 2), a <= b else { return .error("usage: send-msg A B") }
                 app.sendMessages(a...b)
@@ -91,8 +111,13 @@ enum ProbeSide<Config: ProbeConfig>: WCAppSide {
         return Data(repeating: 1, count: k)
     }
 
+    /// A context as `a=1,b=2`.
+    static func describe(_ d: [String: Any]) -> String { d.keys.sorted().map { "\($0)=\(ProbeApp.describe(d[$0]!))" }.joined(separator: ",") }
+
     /// `log`, `results` (each a list of strings), `overlaps`, `received-exist` and
-    /// `kept-exist` (whether each file is there now), `remaining`, `state`, `directory`.
+    /// `kept-exist` (whether each file is there now), `remaining`, `state`, `directory`, and
+    /// the session's own state: `reachability`, `reachable`, `file-progress`, `outstanding`,
+    /// `transferring`, `pending`, `watch-directory`, `contexts`.
     static func query(_ app: ProbeApp, _ path: [String]) -> PlistValue? {
         switch path.first {
         case "log": .array(app.log.map { .string($0) })
@@ -103,6 +128,14 @@ enum ProbeSide<Config: ProbeConfig>: WCAppSide {
         case "remaining": .int(Int64(app.session.remainingComplicationUserInfoTransfers))
         case "state": .int(Int64(app.session.activationState.rawValue))
         case "directory": .string(app.keptDirectory.path)
+        case "reachability": .array(app.reachability.map { .bool($0) })
+        case "reachable": .bool(app.session.isReachable)
+        case "file-progress": .array(app.fileProgress.map { .string($0) })
+        case "outstanding": .array(app.session.outstandingUserInfoTransfers.map { .string("\($0.userInfo["n"] ?? "?")") })
+        case "transferring": .array(app.userInfoTransfers.keys.sorted().map { .string("\($0) \(app.userInfoTransfers[$0]!.isTransferring)") })
+        case "pending": .bool(app.session.hasContentPending)
+        case "watch-directory": .bool(app.session.watchDirectoryURL != nil)
+        case "contexts": .string("sent \(describe(app.session.applicationContext)) received \(describe(app.session.receivedApplicationContext))")
         default: nil
         }
     }

@@ -27,3 +27,18 @@ import PeerLinkCore
         #expect(run.strings(.phone, "log").filter { $0.hasPrefix("finished-file") } == ["finished-file drop.bin ok"])
     }
 }
+
+/// Apple: a file transfer's `progress` follows the bytes sent; once `didFinish` reports it
+/// delivered, it is complete and `isTransferring` is false.
+@Suite struct FileTransferProgressTests {
+    @Test func aDeliveredFileTransferIsCompleteAndNoLongerTransferring() throws {
+        let run = try WCRun(PlainSide.self, PlainSide.self, """
+            09:00:30 watch send-file big.bin 300000
+            +1s phone send-file small.bin 1
+            09:03:00 expect converged
+            """)
+        defer { run.cleanUp() }
+        #expect(run.strings(.watch, "file-progress") == ["big.bin 300000/300000 transferring false"])
+        #expect(run.strings(.phone, "file-progress") == ["small.bin 1/1 transferring false"])
+    }
+}
