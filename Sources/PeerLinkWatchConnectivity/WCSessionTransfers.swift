@@ -38,11 +38,14 @@ open class WCSessionUserInfoTransfer: NSObject, @unchecked Sendable {
         self.host = host
     }
 
-    /// True for the newest queued `transferCurrentComplicationUserInfo` (one past the daily
-    /// budget is ordinary user info, and false here).
+    /// While queued: true for the newest queued `transferCurrentComplicationUserInfo`. Once
+    /// delivered, failed or cancelled (in `didFinish`): true when it went as complication user
+    /// info, as Apple's is for a transfer started with `transferCurrentComplicationUserInfo`.
+    /// One past the daily budget is ordinary user info, and false here.
     open var isCurrentComplicationInfo: Bool {
         guard let id else { return false }
-        return host.state.outstandingUserInfo.first { $0.id == id }?.isCurrentComplicationInfo ?? false
+        if let queued = host.state.outstandingUserInfo.first(where: { $0.id == id }) { return queued.isCurrentComplicationInfo }
+        return complication
     }
 
     /// True until the transfer is delivered, cancelled or failed (PeerLink: while it is among

@@ -26,5 +26,21 @@ import PeerLinkCore
         #expect(Set(received) == Set((1...52).map { "ui \($0)" }), "\(received)")
         #expect(run.strings(.phone, "log").filter { $0.hasPrefix("finished-ui") && !$0.hasSuffix(" ok") } == [])
         #expect(run.int(.watch, "remaining") == 0)
+        // In didFinish, the 50 within the budget are complication info, the two past it not.
+        let finished = run.strings(.phone, "finished-complications").sorted()
+        let within = (1...50).map { "\($0) current true" } + ["1 current true"]
+        #expect(finished == (within + ["51 current false", "52 current false"]).sorted(), "\(finished)")
+    }
+
+    /// Apple: `isCurrentComplicationInfo` is true for a transfer started with
+    /// `transferCurrentComplicationUserInfo` (within the budget), also in its `didFinish`.
+    @Test func aDeliveredComplicationTransferIsStillCurrentComplicationInfoInDidFinish() throws {
+        let run = try WCRun(PlainSide.self, PlainSide.self, """
+            09:00:30 phone push-comp 1
+            09:01:00 expect converged
+            """)
+        defer { run.cleanUp() }
+        #expect(run.strings(.phone, "results") == ["comp 1 before 50 current true"])
+        #expect(run.strings(.phone, "finished-complications") == ["1 current true"])
     }
 }

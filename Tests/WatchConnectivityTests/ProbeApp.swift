@@ -39,6 +39,8 @@ final class ProbeApp: NSObject, WCSessionDelegate {
     /// the app keeps both across restarts.
     private(set) var receivedNumbers: [Int]
     private(set) var sentNumbers: [Int]
+    /// `isCurrentComplicationInfo` of each finished complication transfer, in its `didFinish`.
+    private(set) var finishedComplications: [String] = []
     private var heldReplies: [() -> Void] = []
     private var running = false
 
@@ -206,6 +208,7 @@ final class ProbeApp: NSObject, WCSessionDelegate {
 
     func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {
         record("finished-ui \(userInfoTransfer.userInfo["n"] ?? userInfoTransfer.userInfo["c"] ?? "-") \(Self.code(error))") {
+            if let c = userInfoTransfer.userInfo["c"] { finishedComplications.append("\(c) current \(userInfoTransfer.isCurrentComplicationInfo)") }
             if error != nil, let n = userInfoTransfer.userInfo["n"] as? Int, let i = sentNumbers.lastIndex(of: n) { sentNumbers.remove(at: i) }
         }
     }
