@@ -43,4 +43,26 @@ import PeerLinkCore
         #expect(run.strings(.phone, "results") == ["comp 1 before 50 current true"])
         #expect(run.strings(.phone, "finished-complications") == ["1 current true"])
     }
+
+    /// Apple (iOS): `sessionWatchStateDidChange` follows `isComplicationEnabled`; while the
+    /// complication is not on the active face, `transferCurrentComplicationUserInfo` fails at
+    /// once and the budget reads 0.
+    @Test func theComplicationTakenOffTheFaceIsReportedAndItsTransfersFail() throws {
+        let run = try WCRun(PlainSide.self, PlainSide.self, """
+            09:00:30 watch session complication off
+            +30s expect phone remaining == 0
+            +0s phone push-comp 1
+            +30s watch session complication on
+            +30s expect phone remaining == 50
+            +0s phone push-comp 1
+            09:03:00 expect converged
+            """)
+        defer { run.cleanUp() }
+        // The first connection reports the watch app installed and its complication on; then off, on.
+        let states = run.strings(.phone, "watch-states")
+        #expect(Array(states.suffix(2)) == ["paired true installed true complication false", "paired true installed true complication true"], "\(states)")
+        #expect(states.dropLast(2).allSatisfy { $0 == "paired true installed true complication true" }, "\(states)")
+        #expect(run.strings(.phone, "log").filter { $0.hasPrefix("finished-ui") } == ["finished-ui 1 invalidParameter", "finished-ui 1 ok"])
+        #expect(run.strings(.watch, "log").filter { $0.hasPrefix("ui") } == ["ui 1"])
+    }
 }

@@ -39,6 +39,8 @@ final class ProbeApp: NSObject, WCSessionDelegate {
     /// the app keeps both across restarts.
     private(set) var receivedNumbers: [Int]
     private(set) var sentNumbers: [Int]
+    /// The watch's state as each `sessionWatchStateDidChange` saw it (iOS).
+    private(set) var watchStates: [String] = []
     /// `isCurrentComplicationInfo` of each finished complication transfer, in its `didFinish`.
     private(set) var finishedComplications: [String] = []
     private var heldReplies: [() -> Void] = []
@@ -184,6 +186,10 @@ final class ProbeApp: NSObject, WCSessionDelegate {
     func sessionReachabilityDidChange(_ session: WCSession) {
         // Kept apart from `log`, in `reachability`: the link's timing decides when it changes.
         record(nil) { reachability.append(session.isReachable) }
+    }
+
+    func sessionWatchStateDidChange(_ session: WCSession) {
+        record(nil) { watchStates.append("paired \(session.isPaired) installed \(session.isWatchAppInstalled) complication \(session.isComplicationEnabled)") }
     }
 
     func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {

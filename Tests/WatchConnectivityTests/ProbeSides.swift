@@ -117,7 +117,7 @@ enum ProbeSide<Config: ProbeConfig>: WCAppSide {
     /// `log`, `results` (each a list of strings), `overlaps`, `received-exist` and
     /// `kept-exist` (whether each file is there now), `remaining`, `state`, `directory`, and
     /// the session's own state: `reachability`, `reachable`, `file-progress`, `outstanding`,
-    /// `transferring`, `pending`, `watch-directory`, `contexts`, `finished-complications`.
+    /// `transferring`, `pending`, `watch-directory`, `contexts`, `finished-complications`, `watch-states`.
     static func query(_ app: ProbeApp, _ path: [String]) -> PlistValue? {
         switch path.first {
         case "log": .array(app.log.map { .string($0) })
@@ -130,6 +130,7 @@ enum ProbeSide<Config: ProbeConfig>: WCAppSide {
         case "directory": .string(app.keptDirectory.path)
         case "reachability": .array(app.reachability.map { .bool($0) })
         case "finished-complications": .array(app.finishedComplications.map { .string($0) })
+        case "watch-states": .array(app.watchStates.map { .string($0) })
         case "reachable": .bool(app.session.isReachable)
         case "file-progress": .array(app.fileProgress.map { .string($0) })
         case "outstanding": .array(app.session.outstandingUserInfoTransfers.map { .string("\($0.userInfo["n"] ?? "?")") })
