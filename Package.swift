@@ -73,6 +73,7 @@ let package = Package(
         .testTarget(name: "WatchNodeTests", dependencies: ["WatchNode", "PeerLinkCore", "PeerLinkSim", "FitnessDomain", "CountdownDomain", "SVGKit"]),
         .testTarget(name: "SimulatorTests", dependencies: ["PeerLinkScenarios", "PhoneWatch", "PhoneNode", "WatchNode", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore",
                                                            "FitnessDomain", "CountdownDomain", "SVGKit"]),
+        .testTarget(name: "WatchConnectivityTests", dependencies: ["PeerLinkWatchConnectivity", "PeerLinkWatchConnectivityHarness", "PeerLinkScenarios", "PeerLinkCore"]),
         .testTarget(name: "SyncTests", dependencies: ["PeerLinkScenarios", "PhoneWatch", "PeerLinkSim", "PeerLinkPOSIX", "PeerLinkCore", "FitnessDomain", "CountdownDomain",
                                                       "phone-node", "watch-node", "sync-sim"]),
     ],

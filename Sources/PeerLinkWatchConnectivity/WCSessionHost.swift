@@ -212,6 +212,7 @@ final class WCSessionHost: @unchecked Sendable {
         switch t.complication ? ctx.transferCurrentComplicationUserInfo(value) : ctx.transferUserInfo(value) {
         case .success(let u):
             t.id = u.id
+            t.complication = u.stream == .complication  // false past the day's budget
             userInfoTransfers[u.id] = t
         case .failure(let e):
             finish(t, WCError(e))

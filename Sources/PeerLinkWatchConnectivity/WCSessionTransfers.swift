@@ -38,11 +38,14 @@ open class WCSessionUserInfoTransfer: NSObject, @unchecked Sendable {
         self.host = host
     }
 
-    /// True for the newest queued `transferCurrentComplicationUserInfo` (one past the daily
-    /// budget is ordinary user info, and false here).
+    /// While queued: true for the newest queued `transferCurrentComplicationUserInfo`. Once
+    /// delivered, failed or cancelled (in `didFinish`): true when it went as complication user
+    /// info, as Apple's is for a transfer started with `transferCurrentComplicationUserInfo`.
+    /// One past the daily budget is ordinary user info, and false here.
     open var isCurrentComplicationInfo: Bool {
         guard let id else { return false }
-        return host.state.outstandingUserInfo.first { $0.id == id }?.isCurrentComplicationInfo ?? false
+        if let queued = host.state.outstandingUserInfo.first(where: { $0.id == id }) { return queued.isCurrentComplicationInfo }
+        return complication
     }
 
     /// True until the transfer is delivered, cancelled or failed (PeerLink: while it is among
@@ -100,8 +103,12 @@ open class WCSessionFileTransfer: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Follows the core's transfer. Its size is -1 until the core has measured the file: the
+    /// total then stays the size read at `transferFile`. A total is never set back to 0 from
+    /// another value (swift-corelibs-foundation's `Progress` traps on that).
     func noteProgress(_ t: FileTransfer) {
-        progress.totalUnitCount = max(t.sizeBytes, 0)
-        progress.completedUnitCount = t.isDelivered ? t.sizeBytes : t.acknowledgedBytes
+        if t.sizeBytes > 0, t.sizeBytes != progress.totalUnitCount { progress.totalUnitCount = t.sizeBytes }
+        let total = max(progress.totalUnitCount, 0)
+        progress.completedUnitCount = t.isDelivered ? total : min(max(t.acknowledgedBytes, 0), total)
     }
 }
