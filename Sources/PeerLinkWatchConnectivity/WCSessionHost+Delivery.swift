@@ -20,7 +20,13 @@ extension WCSessionHost {
             guard frontState == .activated else { return }
             if role == .phone { delegate?.sessionWatchStateDidChange(s) } else { delegate?.sessionCompanionAppInstalledDidChange(s) }
         case .didReceiveMessage(let m):
-            whenActivated { [self] in receive(m, s) }
+            // A live message is never queued: to a session not activated (yet, or again) it
+            // fails at once with `notReachable`, as Apple's counterpart would not be reachable.
+            guard frontState == .activated else {
+                if m.replyExpected { _ = ctx.refuseMessage(m.id, PeerLinkCore.WCError(.notReachable, "the counterpart's session is not activated")) }
+                return
+            }
+            receive(m, s)
         case .didReceiveApplicationContext(let v):
             let context = PropertyList.dictionary(v)
             whenActivated { [self] in delegate?.session(s, didReceiveApplicationContext: context) }

@@ -34,12 +34,7 @@ typealias DormantSide = ProbeSide<Dormant>
 
     /// Apple: a live message is never queued; the counterpart must be reachable (its session
     /// activated) or the error handler gets `notReachable`.
-    @Test(.disabled("""
-        NodeEngine.swift:89 activates the link session at every launch, before the app runs, so a \
-        side whose app has not called activate() is reachable to its counterpart; the message then \
-        waits in WCSessionHost's held deliveries (WCSessionHost+Delivery.swift:23) and reaches the \
-        delegate at activate(), after the sender's error handler got messageReplyTimedOut
-        """))
+    @Test
     func aLiveMessageToASessionNotYetActivatedFailsAndIsNeverDeliveredLater() throws {
         let run = try WCRun(DormantSide.self, PlainSide.self, """
             09:00:30 watch ask 7
