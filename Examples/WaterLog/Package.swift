@@ -20,6 +20,7 @@ let package = Package(
         ]),
         .testTarget(name: "WaterLogTests", dependencies: [
             "WaterLog",
+            .product(name: "PeerLinkSim", package: "PeerLink"),
             .product(name: "PeerLinkCore", package: "PeerLink"),
             .product(name: "PeerLinkScenarios", package: "PeerLink"),
             .product(name: "PeerLinkPOSIX", package: "PeerLink"),

@@ -25,20 +25,20 @@ public final class NodeHarness<App: NodeApp> {
     /// The app (made by `makeApp`, again after each `restart`) as `role`, linked to a
     /// scripted peer, at `startMs` in `timeZone`. The link comes up with the first `settle`.
     public init(role: DeviceRole, seed: UInt64 = 1, startMs: EpochMs = 1_780_000_000_000, timeZone: String = "Asia/Tokyo",
-                language: AppLanguage = .ja, peer: ScriptedPeer = ScriptedPeer(), makeApp: @escaping () -> App) throws {
+                language: AppLanguage = .ja, peer: ScriptedPeer<App> = ScriptedPeer<App>(), makeApp: @escaping () -> App) throws {
         self.role = role
         guard let calendar = LocalCalendar(identifier: timeZone) else { throw FileStorageError("unknown time zone \(timeZone)") }
         let secret = Self.pairingSecret
         let exports = self.exports
         if role == .phone {
-            let n = try SimulatedNetwork<App, ScriptedPeer>(
+            let n = try SimulatedNetwork<App, ScriptedPeer<App>>(
                 seed: seed, startMs: startMs,
                 phone: .init(makeApp: makeApp, config: LinkConfig(role: .phone, pairingSecret: secret), calendar: calendar,
                              language: language, exports: exports),
                 watch: .init(makeApp: { peer }, config: LinkConfig(role: .watch, pairingSecret: secret), calendar: calendar, language: language))
             network = Network(n, appEngine: { n.phone }, peerEngine: { n.watch })
         } else {
-            let n = try SimulatedNetwork<ScriptedPeer, App>(
+            let n = try SimulatedNetwork<ScriptedPeer<App>, App>(
                 seed: seed, startMs: startMs,
                 phone: .init(makeApp: { peer }, config: LinkConfig(role: .phone, pairingSecret: secret), calendar: calendar, language: language),
                 watch: .init(makeApp: makeApp, config: LinkConfig(role: .watch, pairingSecret: secret), calendar: calendar,
@@ -73,9 +73,9 @@ public final class NodeHarness<App: NodeApp> {
     // MARK: - The peer
 
     /// The peer's node.
-    public var peerEngine: NodeEngine<ScriptedPeer> { network.peerEngine() }
+    public var peerEngine: NodeEngine<ScriptedPeer<App>> { network.peerEngine() }
     /// The peer app: what it received.
-    public var peerApp: ScriptedPeer { peerEngine.app }
+    public var peerApp: ScriptedPeer<App> { peerEngine.app }
 
     /// Makes the peer's link calls (`transferUserInfo`, `sendMessage`,
     /// `updateApplicationContext`, `transferFile` after `.writeFile`…), then commits.
@@ -107,7 +107,7 @@ extension NodeHarness {
     struct Network {
         let raw: AnyObject
         let appEngine: () -> NodeEngine<App>
-        let peerEngine: () -> NodeEngine<ScriptedPeer>
+        let peerEngine: () -> NodeEngine<ScriptedPeer<App>>
         let now: () -> EpochMs
         let command: (DeviceRole, String) -> CommandReply
         let route: (DeviceRole) -> Void
@@ -116,7 +116,7 @@ extension NodeHarness {
         let setLink: (Bool) -> Void
         let restart: (DeviceRole) throws -> Void
 
-        init<P, W>(_ n: SimulatedNetwork<P, W>, appEngine: @escaping () -> NodeEngine<App>, peerEngine: @escaping () -> NodeEngine<ScriptedPeer>) {
+        init<P, W>(_ n: SimulatedNetwork<P, W>, appEngine: @escaping () -> NodeEngine<App>, peerEngine: @escaping () -> NodeEngine<ScriptedPeer<App>>) {
             raw = n
             self.appEngine = appEngine
             self.peerEngine = peerEngine

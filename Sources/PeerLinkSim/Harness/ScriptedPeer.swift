@@ -1,8 +1,12 @@
 import PeerLinkCore
 
 /// The other side of a `NodeHarness`: a node whose app only records what it receives and
-/// answers messages, and whose link calls the test makes (`NodeHarness.peer(_:)`).
-public struct ScriptedPeer: NodeApp {
+/// answers messages, and whose link calls the test makes (`NodeHarness.peer(_:)`). Its
+/// replica has the schema of `Counterpart`, the app under test (both sides must declare the
+/// same), and merges what that app writes like a real peer.
+public struct ScriptedPeer<Counterpart: NodeApp>: NodeApp {
+    public static var replicaSchema: ReplicaSchema { Counterpart.replicaSchema }
+
     /// Every link event the peer received, oldest first (messages, user info, contexts,
     /// files with their contents, finished transfers, reachability…).
     public internal(set) var received: [LinkEvent] = []

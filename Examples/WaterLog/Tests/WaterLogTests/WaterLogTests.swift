@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import PeerLinkCore
 import PeerLinkScenarios
+import PeerLinkSim
 import WaterLog
 
 /// The water log under PeerLink's simulator, from outside PeerLink's package: one scenario
@@ -27,6 +28,20 @@ import WaterLog
             bytes += buf[0..<n]
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The watch alone against a scripted phone (`NodeHarness`): its drink reaches the peer's
+    /// replica, and a drink the peer writes reaches the watch's total.
+    @Test func theWatchAloneAgainstAScriptedPhone() throws {
+        let h = try NodeHarness(role: .watch) { WaterWatch() }
+        #expect(h.command("drink 250").value == 250)
+        #expect(h.settle())
+        #expect(h.peerEngine.ctx.replica.records(in: WaterLog.drinks).map { $0.fields["ml"] } == [250])
+        h.peer { ctx in _ = ctx.set(RecordKey(WaterLog.drinks, "scripted-1"), ["ml": 300, "atMs": .int(ctx.now)]) }
+        #expect(h.settle())
+        #expect(h.query("total") == 550)
+        try h.restart()
+        #expect(h.query("total") == 550)
     }
 
     @Test func theScenarioPassesInVirtualTime() throws {
