@@ -45,6 +45,10 @@ extension WCSessionHost {
             finish(t, e.map(WCError.init))
         case .didReceiveFile(let f):
             receive(f, s, &ctx)
+        case .didReceiveMessageReply(let id, let payload):
+            messageHandlers.removeValue(forKey: id)?.reply?(payload)
+        case .messageDidFail(let id, let e):
+            messageHandlers.removeValue(forKey: id)?.error?(WCError(e))
         default:
             break
         }

@@ -32,6 +32,9 @@ final class WCSessionHost: @unchecked Sendable {
     private var ctx: UnsafeMutablePointer<NodeContext>?
     /// Delegate callbacks to make once the current call into the app returns, in order.
     var pending: [() -> Void] = []
+    /// The handlers of the messages sent and not answered yet, by id. Not durable: like the
+    /// message itself they are gone with the process.
+    var messageHandlers: [MessageID: WCSession.Handlers] = [:]
     /// Deliveries that came before `activate()`, made once it completes.
     var held: [() -> Void] = []
     private let lock = NSLock()
@@ -155,19 +158,14 @@ final class WCSessionHost: @unchecked Sendable {
         case .failure(let e): return failure(e)
         case .success(let v): p = v
         }
-        var reply: MessageHandlers.Reply?
-        if handlers.reply != nil {
-            reply = { @Sendable [self, handlers] (payload: MessagePayload, ctx: inout NodeContext) -> Void in
-                self.event(&ctx) { (_: inout NodeContext) -> Void in handlers.reply?(payload) }
-            }
-        }
-        let error: MessageHandlers.Failure = { @Sendable [self, handlers] (e: PeerLinkCore.WCError, ctx: inout NodeContext) -> Void in
-            self.event(&ctx) { (_: inout NodeContext) -> Void in handlers.error?(WCError(e)) }
-        }
+        // The handlers wait here, by message id, for the outcome the node delivers
+        // (`deliver`: `didReceiveMessageReply` / `messageDidFail`).
+        let id: MessageID
         switch p {
-        case .dictionary(let d): ctx.sendMessage(.dictionary(d), reply: reply, error: error)
-        case .data(let b): ctx.sendMessageData(b, reply: reply, error: error)
+        case .dictionary(let d): id = ctx.sendMessage(.dictionary(d), replyExpected: handlers.reply != nil)
+        case .data(let b): id = ctx.sendMessageData(b, replyExpected: handlers.reply != nil)
         }
+        messageHandlers[id] = handlers
     }
 
     /// `updateApplicationContext`: the error to throw (nil: stored). Outside an event it is

@@ -53,43 +53,11 @@ extension NodeContext {
         session.sendMessageData(data, replyExpected: replyExpected, now: session.clockMs)
     }
 
-    /// `sendMessage(_:replyHandler:errorHandler:)` with handlers: exactly one of them is
-    /// called, later, in its own event (never inside this call), with the context of that
-    /// event; the app's `onLinkEvent` then gets neither `didReceiveMessageReply` nor
-    /// `messageDidFail` for this message. A nil `reply` sends without expecting a reply
-    /// (`error` is then called only if it fails). Handlers are not durable: a node that is
-    /// killed forgets them, as it forgets the message.
-    /// `replyTimeoutMs` overrides the session's reply timeout for this message.
+    /// `sendMessage` with its own reply timeout (`replyTimeoutMs` overrides the session's).
+    /// The reply or the error comes to `onLinkEvent` like any other's.
     @discardableResult
-    public mutating func sendMessage(_ message: PlistValue, replyTimeoutMs: Int64? = nil, reply: MessageHandlers.Reply?,
-                                     error: @escaping MessageHandlers.Failure) -> MessageID {
-        let id = session.sendMessage(message, replyExpected: reply != nil, replyTimeoutMs: replyTimeoutMs, now: session.clockMs)
-        messageHandlers[id] = MessageHandlers(reply: reply, error: error)
-        return id
-    }
-
-    /// `sendMessageData(_:replyHandler:errorHandler:)` with handlers (as `sendMessage(_:reply:error:)`).
-    @discardableResult
-    public mutating func sendMessageData(_ data: [UInt8], reply: MessageHandlers.Reply?, error: @escaping MessageHandlers.Failure) -> MessageID {
-        let id = sendMessageData(data, replyExpected: reply != nil)
-        messageHandlers[id] = MessageHandlers(reply: reply, error: error)
-        return id
-    }
-
-    /// Calls the handler of message `event` refers to, if it was sent with handlers; returns
-    /// false when the event is for the app's `onLinkEvent`.
-    mutating func handleMessageOutcome(_ event: LinkEvent) -> Bool {
-        switch event {
-        case .didReceiveMessageReply(let id, let payload):
-            guard let h = messageHandlers.removeValue(forKey: id) else { return false }
-            h.reply?(payload, &self)
-        case .messageDidFail(let id, let e):
-            guard let h = messageHandlers.removeValue(forKey: id) else { return false }
-            h.error(e, &self)
-        default:
-            return false
-        }
-        return true
+    public mutating func sendMessage(_ message: PlistValue, replyExpected: Bool, replyTimeoutMs: Int64?) -> MessageID {
+        session.sendMessage(message, replyExpected: replyExpected, replyTimeoutMs: replyTimeoutMs, now: session.clockMs)
     }
 
     /// The reply handler of a received message (`IncomingMessage.replyExpected`).
@@ -181,14 +149,6 @@ extension NodeContext {
     public mutating func moveReceivedFile(_ file: ReceivedFile, to path: String) -> Result<Void, WCError> {
         session.moveReceivedFile(file, to: path)
     }
-}
-
-/// The reply and error handlers of one message (`sendMessage(_:reply:error:)`).
-public struct MessageHandlers: Sendable {
-    public typealias Reply = @Sendable (MessagePayload, inout NodeContext) -> Void
-    public typealias Failure = @Sendable (WCError, inout NodeContext) -> Void
-    let reply: Reply?
-    let error: Failure
 }
 
 extension UserInfoTransfer {

@@ -28,9 +28,6 @@ public struct NodeContext: Sendable {
     /// Transfers sent by hand at the prompt (`userinfo send`, `file send`, `complication push
     /// JSON`), by id: their outcomes are shown to the person, never handed to the app. Durable.
     var handTransfers: Set<String> = []
-    /// The handlers of messages sent with `sendMessage(_:reply:error:)`, by id. Not durable:
-    /// like the message itself they are gone with the process.
-    var messageHandlers: [MessageID: MessageHandlers] = [:]
     /// `wc replies withhold`: the app's replies to messages are never sent, as from an app stuck
     /// in its handler (the sender's message times out). Not durable.
     var repliesWithheld = false

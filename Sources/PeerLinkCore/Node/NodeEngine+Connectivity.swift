@@ -37,6 +37,22 @@ extension NodeEngine {
     // MARK: - Messages
 
     /// `message send JSON [--no-reply] [--timeout DURATION]`.
+    /// Takes the reply or failure of a message sent by hand (true: the app does not see it).
+    func takeHandMessageOutcome(_ event: LinkEvent) -> Bool {
+        switch event {
+        case .didReceiveMessageReply(let id, let payload):
+            guard let m = handMessages.removeValue(forKey: id) else { return false }
+            // Without a reply expected, the peer's receipt is not shown.
+            if m.replyExpected { ctx.notify(L10n.nodeMessageReply(m.label, Self.payloadText(payload, ctx.language))(ctx.language)) }
+        case .messageDidFail(let id, let error):
+            guard let m = handMessages.removeValue(forKey: id) else { return false }
+            ctx.notify(L10n.nodeMessageFailed(m.label, error.code)(ctx.language))
+        default:
+            return false
+        }
+        return true
+    }
+
     func messageSend(_ c: NodeCommand) -> CommandReply {
         let usage = "message send JSON [--no-reply] [--timeout 5s]"
         let (body, options) = Self.splitTrailingOptions(Self.argument(of: c, after: 2), flags: ["--no-reply"], valued: ["--timeout"])
@@ -53,20 +69,14 @@ extension NodeEngine {
         case .success(let p): payload = p
         }
         let noReply = options["--no-reply"] != nil
-        let id = ctx.session.nextMessageID
+        let id = ctx.sendMessage(payload, replyExpected: !noReply, replyTimeoutMs: timeoutMs)
         let label = "m\(id)"
-        let onReply: MessageHandlers.Reply = { (payload: MessagePayload, ctx: inout NodeContext) in
-            ctx.notify(L10n.nodeMessageReply(label, Self.payloadText(payload, ctx.language))(ctx.language))
-        }
-        let onError: MessageHandlers.Failure = { (error: WCError, ctx: inout NodeContext) in
-            ctx.notify(L10n.nodeMessageFailed(label, error.code)(ctx.language))
-        }
-        ctx.sendMessage(payload, replyTimeoutMs: timeoutMs, reply: noReply ? nil : onReply, error: onError)
+        handMessages[id] = (label, !noReply)
         // A message that cannot be sent (not reachable, too large…) fails at once: its
-        // handler runs here, and what it said is this command's answer.
+        // outcome comes here, and what it said is this command's answer.
         let noticesBefore = ctx.notices.count
         pump()
-        if ctx.messageHandlers[id] == nil, ctx.notices.count > noticesBefore {
+        if handMessages[id] == nil, ctx.notices.count > noticesBefore {
             return .error(ctx.notices.removeLast())
         }
         let timeout = timeoutMs ?? ctx.session.config.messageReplyTimeoutMs

@@ -51,7 +51,7 @@ extension NodeEngine {
 
     func deliver(_ event: LinkEvent) {
         noteLinkError(of: event)
-        if ctx.handleMessageOutcome(event) { return }
+        if takeHandMessageOutcome(event) { return }
         recordDelivery(event)
         if takeHandEvent(event) { return }
         switch event {

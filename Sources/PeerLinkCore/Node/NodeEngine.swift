@@ -45,6 +45,10 @@ public final class NodeEngine<App: NodeApp> {
     /// Lines for the person at the prompt not yet taken by the shell (`drainNotices`), oldest
     /// first, at most `maxNotices` (a shell that never takes them loses the oldest).
     var notices: [String] = []
+    /// Messages sent by hand at the prompt (`message send`), by id, with their label: their
+    /// reply or failure is shown to the person, never handed to the app. Not durable: like
+    /// the message itself they are gone with the process.
+    var handMessages: [MessageID: (label: String, replyExpected: Bool)] = [:]
 
     /// Opens the node over `store`. Throws `StoreCorruption` when the store does not load:
     /// the shell then quarantines it and calls again with an empty store and `opening`
