@@ -4,7 +4,7 @@ import PeerLinkCore
 /// the link reports back.
 ///
 /// Everything the app asks of the link beyond the replicated state goes through ONE function,
-/// `performLinkEffects`; everything the phone sends goes through `handlePhonePayload`
+/// `perform(_:_:)`; everything the phone sends goes through `handlePhonePayload`
 /// (WatchApp+Phone.swift).
 extension WatchApp {
     /// Where the watch writes the files it sends (in the node's file storage); each is
@@ -22,7 +22,7 @@ extension WatchApp {
     ///   `outgoing/<name>` in the node's files (synced) and `ctx.transferFile` queues them; a
     ///   failure to write or queue is logged and counted (the replicated records still carry
     ///   the samples).
-    mutating func performLinkEffects(_ effects: [WatchLinkEffect], _ ctx: inout NodeContext) {
+    mutating func perform(_ effects: [WatchEffect], _ ctx: inout NodeContext) {
         for effect in effects {
             link.record(effect)
             switch effect {
@@ -118,13 +118,13 @@ extension WatchApp {
 
     /// The live-metrics message for the active, started workout, if reachability and the
     /// mirroring budget allow one now; otherwise the skip is counted.
-    mutating func mirrorLiveMetrics(_ ctx: inout NodeContext) -> [WatchLinkEffect] {
+    mutating func mirrorLiveMetrics(_ ctx: inout NodeContext) -> [WatchEffect] {
         guard let s = manager.session, s.startMs != nil else { return [] }
         guard ctx.session.isReachable else {
             link.recordSkip("phone not reachable")
             return []
         }
-        var out: [WatchLinkEffect] = []
+        var out: [WatchEffect] = []
         for e in manager.onMirrorTick(at: ctx.now) {
             switch e {
             case .mirror(let payload, _): out.append(.sendMessage(payload))

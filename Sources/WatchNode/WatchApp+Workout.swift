@@ -169,7 +169,7 @@ extension WatchApp {
     mutating func apply(_ effects: [WorkoutEffect], _ ctx: inout NodeContext) -> WorkoutRefusal? {
         var changed = false
         var troubled = false
-        var linkEffects: [WatchLinkEffect] = []
+        var linkEffects: [WatchEffect] = []
         for e in effects {
             switch e {
             case .refused(let r):
@@ -195,13 +195,13 @@ extension WatchApp {
         persistWorkout(&ctx)
         applyLifecycle(lifecycle.onWorkoutStateChanged(manager.activeState), &ctx)
         linkEffects += mirrorLiveMetrics(&ctx)
-        performLinkEffects(linkEffects, &ctx)
+        perform(linkEffects, &ctx)
         return nil
     }
 
     /// `finishWorkout()` saved a workout: the record and every sample go into the replicated
     /// state; the full-resolution series becomes a file for `transferFile`.
-    mutating func save(_ finished: FinishedWorkout, _ ctx: inout NodeContext) -> WatchLinkEffect {
+    mutating func save(_ finished: FinishedWorkout, _ ctx: inout NodeContext) -> WatchEffect {
         if case .failure(let e) = ctx.put(finished.record) { ctx.log(.error, "workout \(finished.record.id) not saved: \(e)") }
         for s in finished.samples {
             if case .failure(let e) = ctx.put(s) { ctx.log(.error, "sample \(s.id) not saved: \(e)") }

@@ -10,8 +10,8 @@ import CountdownDomain
 /// replica merges and ticks come in; writes go to the replicated state and the app's local
 /// durable values through `NodeContext`, in the event's one batch (durable before the reply).
 /// What the watch needs from WatchConnectivity beyond the replicated state (`sendMessage`,
-/// `transferFile`) is produced as `WatchLinkEffect` data and handed to ONE adapter,
-/// `performLinkEffects` (WatchApp+Link.swift); what the phone sends comes in through
+/// `transferFile`) is produced as `WatchEffect` data and handed to ONE adapter,
+/// `perform(_:_:)` (WatchApp+Link.swift); what the phone sends comes in through
 /// `onLinkEvent` (WatchApp+Phone.swift).
 ///
 /// The commands are the table `commands` (WatchApp+Commands.swift); they and the queries are
@@ -114,7 +114,7 @@ public struct WatchApp: NodeApp {
             _ = handlePhonePayload(info, isComplication: isComplication, &ctx)
         case .reachabilityDidChange(let reachable):
             ctx.log(.info, "phone \(reachable ? "reachable" : "not reachable")")
-            if reachable { performLinkEffects(mirrorLiveMetrics(&ctx), &ctx) }
+            if reachable { perform(mirrorLiveMetrics(&ctx), &ctx) }
         default:
             break
         }

@@ -22,7 +22,7 @@ public struct WatchLinkLog: Sendable, Hashable {
     /// The last message produced.
     public internal(set) var lastMessage: PlistValue?
     /// The last file transfer produced (name, bytes, metadata).
-    public internal(set) var lastFile: WatchLinkEffect?
+    public internal(set) var lastFile: WatchEffect?
     /// Summaries of the latest effects, oldest first.
     public var recent: [String] { recentEffects.map(\.summary) }
     /// The latest effects as `recent` renders them, at most `maxRecent`: rendered when read,
@@ -36,7 +36,7 @@ public struct WatchLinkLog: Sendable, Hashable {
 
         var summary: String {
             switch self {
-            case .message(let type, let bytes): WatchLinkEffect.messageSummary(type: type, bytes: bytes)
+            case .message(let type, let bytes): WatchEffect.messageSummary(type: type, bytes: bytes)
             case .other(let summary): summary
             }
         }
@@ -71,7 +71,7 @@ public struct WatchLinkLog: Sendable, Hashable {
     // MARK: - Recording
 
     /// Records an effect handed to the link.
-    public mutating func record(_ effect: WatchLinkEffect) {
+    public mutating func record(_ effect: WatchEffect) {
         let entry: RecentEffect
         switch effect {
         case .sendMessage(let m):

@@ -3,8 +3,8 @@ import FitnessDomain
 
 /// What the watch app asks the link to do beyond the replicated state: the WatchConnectivity
 /// calls it would make. The app produces these as data; one adapter
-/// (`WatchApp.performLinkEffects`) turns them into `NodeContext` calls.
-public enum WatchLinkEffect: Sendable, Hashable {
+/// (`WatchApp.perform`) turns them into `NodeContext` calls.
+public enum WatchEffect: Sendable, Hashable {
     /// `sendMessage(_:replyHandler: nil, errorHandler:)`: a live message to the phone
     /// (mirrored workout metrics). Produced only while `isReachable`; dropped, not queued,
     /// when it cannot go (the next one carries newer values).
