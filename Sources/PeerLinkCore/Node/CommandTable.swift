@@ -65,6 +65,12 @@ public struct CommandTable<App>: Sendable {
     public let notes: LocalizedText?
     /// Indices into `commands`, the longest verb first, ties in table order.
     let byLength: [Int]
+    /// `byLength` by each row's first verb word (the rows a line of that first word can go to).
+    let byFirstWord: [String: [Int]]
+    /// The first row of each first verb word (where a line that starts no verb goes).
+    let firstRowOfWord: [String: Int]
+    /// The rows with no verb words (they take any line), in `byLength` order.
+    let emptyVerbRows: [Int]
 
     public init(title: LocalizedText, notes: LocalizedText? = nil, _ commands: [Command<App>]) {
         self.title = title
@@ -74,6 +80,16 @@ public struct CommandTable<App>: Sendable {
             let a = commands[$0].synopsis.verb.count, b = commands[$1].synopsis.verb.count
             return a != b ? a > b : $0 < $1
         }
+        var byFirst: [String: [Int]] = [:]
+        var empty: [Int] = []
+        for i in byLength {
+            if let w = commands[i].synopsis.verb.first { byFirst[w, default: []].append(i) } else { empty.append(i) }
+        }
+        var firstRow: [String: Int] = [:]
+        for (i, c) in commands.enumerated() { if let w = c.synopsis.verb.first, firstRow[w] == nil { firstRow[w] = i } }
+        byFirstWord = byFirst
+        firstRowOfWord = firstRow
+        emptyVerbRows = empty
     }
 
     /// A table with no commands: every line is unknown.
@@ -81,9 +97,14 @@ public struct CommandTable<App>: Sendable {
 
     /// The row `words` go to; nil for an unknown first word.
     public func command(for words: [String]) -> Command<App>? {
-        for i in byLength where words.starts(with: commands[i].synopsis.verb) { return commands[i] }
-        guard let first = words.first else { return nil }
-        return commands.first { $0.synopsis.verb.first == first }
+        // Only rows of the line's first word can match (or rows with no verb words, which
+        // sort last in `byLength`): the same row the whole `byLength` scan finds.
+        guard let first = words.first else { return emptyVerbRows.first.map { commands[$0] } }
+        if let rows = byFirstWord[first] {
+            for i in rows where words.starts(with: commands[i].synopsis.verb) { return commands[i] }
+        }
+        if let i = emptyVerbRows.first { return commands[i] }
+        return firstRowOfWord[first].map { commands[$0] }
     }
 
     /// Runs `command` through its row; an unknown command gets `L10n.unknownCommand`.
