@@ -57,7 +57,8 @@ extension WatchApp {
     mutating func fileWriteFailed(_ path: String, _ error: AppEffectError, _ ctx: inout NodeContext) {
         ctx.log(.error, "link: could not write \(path): \(error)")
         link.filesFailed += 1
-        for t in ctx.outstandingFileTransfers where t.path == path { _ = ctx.cancel(t) }
+        // The newest transfer of that path is the one queued with this write.
+        if let t = ctx.outstandingFileTransfers.last(where: { $0.path == path }) { _ = ctx.cancel(t) }
         ctx.perform(.removeFile(path: path))
     }
 

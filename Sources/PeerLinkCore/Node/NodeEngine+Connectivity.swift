@@ -42,7 +42,7 @@ extension NodeEngine {
         switch event {
         case .didReceiveMessageReply(let id, let payload):
             guard let m = handMessages.removeValue(forKey: id) else { return false }
-            // Without a reply expected, the peer's receipt is not shown.
+            // (A message sent without a reply expected has no such event: only a failure.)
             if m.replyExpected { ctx.notify(L10n.nodeMessageReply(m.label, Self.payloadText(payload, ctx.language))(ctx.language)) }
         case .messageDidFail(let id, let error):
             guard let m = handMessages.removeValue(forKey: id) else { return false }

@@ -21,8 +21,9 @@ public protocol AppPair {
     /// The screens the HTML report draws at its moments (each answered read-only by
     /// `show SCREEN --svg`); none by default.
     var reportScreens: [(DeviceRole, String)] { get }
-    /// The export folder of `role`'s node (`AppEffect.export`); by default one in memory per
-    /// run and role, so exports outlive the app's crashes, not the run.
+    /// The export folder of `role`'s node (`AppEffect.export`); none by default (an export
+    /// then fails with `noExportFolder`). A pair that exports returns a `MemoryExportFolder` it
+    /// holds, so exports outlive the app's crashes, not the run (`PhoneWatchPair` does).
     func exports(_ role: DeviceRole) -> (any ExportFolder)?
 }
 
