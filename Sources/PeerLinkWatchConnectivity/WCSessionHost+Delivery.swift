@@ -20,13 +20,14 @@ extension WCSessionHost {
             guard frontState == .activated else { return }
             if role == .phone { delegate?.sessionWatchStateDidChange(s) } else { delegate?.sessionCompanionAppInstalledDidChange(s) }
         case .didReceiveMessage(let m):
-            // A live message is never queued: to a session not activated (yet, or again) it
-            // fails at once with `notReachable`, as Apple's counterpart would not be reachable.
+            // A live message is never queued: to a session not activated (yet, or again) one
+            // expecting a reply fails at once with `notReachable`, as Apple's counterpart would
+            // not be reachable; one without is dropped (docs/WATCHCONNECTIVITY.md, known limits).
             guard frontState == .activated else {
                 if m.replyExpected { _ = ctx.refuseMessage(m.id, PeerLinkCore.WCError(.notReachable, "the counterpart's session is not activated")) }
                 return
             }
-            receive(m, s)
+            whenActivated { [self] in receive(m, s) }
         case .didReceiveApplicationContext(let v):
             let context = PropertyList.dictionary(v)
             whenActivated { [self] in delegate?.session(s, didReceiveApplicationContext: context) }
@@ -56,7 +57,7 @@ extension WCSessionHost {
 
     /// Runs `delivery` now when activated, else once `activate()` completes.
     private func whenActivated(_ delivery: @escaping () -> Void) {
-        if frontState == .activated { delivery() } else { held.append(delivery) }
+        if frontState == .activated && !completionPending { delivery() } else { held.append(delivery) }
     }
 
     private func receive(_ m: IncomingMessage, _ s: WCSession) {

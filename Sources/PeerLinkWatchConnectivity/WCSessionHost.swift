@@ -32,6 +32,9 @@ final class WCSessionHost: @unchecked Sendable {
     private var ctx: UnsafeMutablePointer<NodeContext>?
     /// Delegate callbacks to make once the current call into the app returns, in order.
     var pending: [() -> Void] = []
+    /// True from `activate()` until its `activationDidCompleteWith` is called: deliveries
+    /// meanwhile wait in `held`, so none reaches the delegate before the completion.
+    var completionPending = false
     /// The handlers of the messages sent and not answered yet, by id. Not durable: like the
     /// message itself they are gone with the process.
     var messageHandlers: [MessageID: WCSession.Handlers] = [:]
@@ -132,7 +135,9 @@ final class WCSessionHost: @unchecked Sendable {
         }
         if ctx.activationState != .activated { ctx.activate() }
         frontState = .activated
+        completionPending = true
         pending.append { [self] in
+            completionPending = false
             delegate?.session(s, activationDidCompleteWith: .activated, error: nil)
             pending += held
             held = []
