@@ -8,7 +8,7 @@ extension WCNodeApp {
     /// A copy of a file to send that the node could not write fails its transfer.
     public mutating func onEffectOutcome(_ effect: AppEffect, _ outcome: Result<String, AppEffectError>, _ ctx: inout NodeContext) -> CommandReply? {
         guard case .failure(let e) = outcome else { return nil }
-        ctx.log(.error, "\(effect.summary) failed: \(e)")
+        ctx.logFailure(of: effect, e)
         if case .writeFile(let path, _) = effect, let host = box.session?.host {
             inEvent(&ctx) { ctx in host.copyFailed(path, e, &ctx) }
         }

@@ -81,7 +81,7 @@ public struct PhoneApp: NodeApp {
     /// The export's outcome gives `export csv` its reply.
     public mutating func onEffectOutcome(_ effect: AppEffect, _ outcome: Result<String, AppEffectError>, _ ctx: inout NodeContext) -> CommandReply? {
         guard case .export(let name, let bytes) = effect else {
-            if case .failure(let e) = outcome { ctx.log(.error, "\(effect.summary) failed: \(e)") }
+            if case .failure(let e) = outcome { ctx.logFailure(of: effect, e) }
             return nil
         }
         return exportFinished(name: name, bytes: bytes.count, outcome, &ctx)

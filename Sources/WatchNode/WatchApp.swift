@@ -100,7 +100,7 @@ public struct WatchApp: NodeApp {
         if case .writeFile(let path, _) = effect {
             fileWriteFailed(path, e, &ctx)
         } else {
-            ctx.log(.error, "\(effect.summary) failed: \(e)")
+            ctx.logFailure(of: effect, e)
         }
         return nil
     }

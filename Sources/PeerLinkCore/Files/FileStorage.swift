@@ -42,6 +42,13 @@ extension FileStorage {
     /// True when a file exists at `path`.
     public func exists(_ path: String) -> Bool { size(path) != nil }
 
+    /// Replaces the file's content with `bytes` (creating it), synced.
+    public func replaceAll(_ path: String, with bytes: [UInt8]) throws {
+        try truncate(path, sizeBytes: 0)
+        try write(path, offset: 0, bytes: bytes)
+        try sync(path)
+    }
+
     /// Reads the whole file.
     public func readAll(_ path: String) throws -> [UInt8] {
         guard let n = size(path) else { throw FileStorageError("no file at \(path)") }

@@ -122,7 +122,7 @@ extension NodeApp {
     public static var commands: CommandTable<Self> { CommandTable() }
     public func convergenceState(_ ctx: NodeContext) -> PlistValue? { nil }
     public mutating func onEffectOutcome(_ effect: AppEffect, _ outcome: Result<String, AppEffectError>, _ ctx: inout NodeContext) -> CommandReply? {
-        if case .failure(let e) = outcome { ctx.log(.error, "\(effect.summary) failed: \(e)") }
+        if case .failure(let e) = outcome { ctx.logFailure(of: effect, e) }
         return nil
     }
     public static var receivedFileReadLimit: Int64 { 0 }

@@ -21,9 +21,7 @@ extension NodeEngine {
         switch effect {
         case .writeFile(let path, let bytes):
             do {
-                try files.truncate(path, sizeBytes: 0)
-                try files.write(path, offset: 0, bytes: bytes)
-                try files.sync(path)
+                try files.replaceAll(path, with: bytes)
                 return .success(path)
             } catch {
                 return .failure(AppEffectError("could not write \(path): \(error)"))
@@ -43,6 +41,13 @@ extension NodeEngine {
         var f = f
         do { f.contents = try files.readAll(f.path) } catch { ctx.log(.error, "received file \(f.name) not readable: \(error)") }
         return f
+    }
+}
+
+extension NodeContext {
+    /// Logs that `effect` failed (what `onEffectOutcome` does by default).
+    public mutating func logFailure(of effect: AppEffect, _ error: AppEffectError) {
+        log(.error, "\(effect.summary) failed: \(error)")
     }
 }
 

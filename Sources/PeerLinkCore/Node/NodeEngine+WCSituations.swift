@@ -17,9 +17,7 @@ extension NodeEngine {
             var rng = SplitMix64(seed: UInt64(n) &+ 0x5743)
             let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             do {
-                try files.truncate(path, sizeBytes: 0)
-                try files.write(path, offset: 0, bytes: bytes)
-                try files.sync(path)
+                try files.replaceAll(path, with: bytes)
             } catch {
                 return .error("could not write \(path): \(error)")
             }

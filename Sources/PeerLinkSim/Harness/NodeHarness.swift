@@ -6,12 +6,11 @@ import PeerLinkCore
 /// calls the test makes. Nothing runs until the test advances time.
 ///
 ///     let h = try NodeHarness(role: .watch) { WaterWatch() }
-///     #expect(h.command("drink 250").isOK)
-///     h.settle()
-///     #expect(h.peerApp.userInfos.count == 1)
-///     h.peer { ctx in _ = ctx.updateApplicationContext(["goal": 2000]) }
-///     h.settle()
-///     #expect(h.query("goal") == 2000)
+///     #expect(h.command("drink 250").value == 250)
+///     #expect(h.settle())   // the replica's delta reaches the peer's replica
+///     h.peer { ctx in _ = ctx.set(RecordKey("drink", "p-1"), ["ml": 300, "atMs": .int(ctx.now)]) }
+///     #expect(h.settle())
+///     #expect(h.query("total") == 550)
 public final class NodeHarness<App: NodeApp> {
     /// The app's role; the peer has the other.
     public let role: DeviceRole
@@ -27,7 +26,7 @@ public final class NodeHarness<App: NodeApp> {
     public init(role: DeviceRole, seed: UInt64 = 1, startMs: EpochMs = 1_780_000_000_000, timeZone: String = "Asia/Tokyo",
                 language: AppLanguage = .ja, peer: ScriptedPeer<App> = ScriptedPeer<App>(), makeApp: @escaping () -> App) throws {
         self.role = role
-        guard let calendar = LocalCalendar(identifier: timeZone) else { throw FileStorageError("unknown time zone \(timeZone)") }
+        guard let calendar = LocalCalendar(identifier: timeZone) else { throw NodeHarnessError("unknown time zone \(timeZone)") }
         let secret = Self.pairingSecret
         let exports = self.exports
         if role == .phone {
@@ -98,14 +97,11 @@ public final class NodeHarness<App: NodeApp> {
     /// Kills the app's node and launches it again over its store (a crash after its last commit).
     public func restart() throws { try network.restart(role) }
 
-    /// The simulated network under the harness, for what the harness does not wrap.
-    public func withNetwork<R>(_ body: (Any) -> R) -> R { body(network.raw) }
 }
 
 extension NodeHarness {
     /// The harness's simulated network, its two app types erased into the calls it makes.
     struct Network {
-        let raw: AnyObject
         let appEngine: () -> NodeEngine<App>
         let peerEngine: () -> NodeEngine<ScriptedPeer<App>>
         let now: () -> EpochMs
@@ -117,7 +113,6 @@ extension NodeHarness {
         let restart: (DeviceRole) throws -> Void
 
         init<P, W>(_ n: SimulatedNetwork<P, W>, appEngine: @escaping () -> NodeEngine<App>, peerEngine: @escaping () -> NodeEngine<ScriptedPeer<App>>) {
-            raw = n
             self.appEngine = appEngine
             self.peerEngine = peerEngine
             now = { n.now }
@@ -139,4 +134,10 @@ extension NodeHarness {
             return r
         }
     }
+}
+
+/// Why a harness could not be made.
+public struct NodeHarnessError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
 }
