@@ -39,7 +39,7 @@ struct FileChecksumTests {
         n.faults.bandwidthBytesPerSecond = nil
         try n.restart(.phone)
         #expect(n.runUntilQuiet())
-        #expect(n.phone.ctx.session.stats.fileVerifyFailures == 1)
+        #expect(n.phone.ctx.session.stats.files.verifyFailures == 1)
         #expect(n.logs.contains { $0.contains("failed its SHA-256 check") })
         #expect(try n.phoneFiles.readAll("kept/run.bin") == data)
         #expect(n.watch.app.query(["filesSent"], n.watch.ctx) == 1)

@@ -38,7 +38,7 @@ struct FileReceiveChannelTests {
         out = ActionBuffer()
         try ch.onChunk(Self.chunk(1, at: 4, [5, 6]), on: 2, peerIncarnation: Self.peer, state: &state, stats: &stats, out: &out.fileReceive)
         #expect(Self.ops(out).last == .verify(number: 1, path: part, sha256: [9]))
-        #expect(stats.fileBytesReceived == 6)
+        #expect(stats.files.bytesReceived == 6)
         out = ActionBuffer()
         let file = ch.onVerified(number: 1, matches: true, link: 2, peerIncarnation: Self.peer, state: &state, stats: &stats, out: &out.fileReceive)
         #expect(file?.path == FileReceiveChannel.inboxPath(peerIncarnation: Self.peer, number: 1, name: "a.bin"))
@@ -81,7 +81,7 @@ struct FileReceiveChannelTests {
         state.incoming?.committedBytes = 1
         out = ActionBuffer()
         _ = ch.onVerified(number: 2, matches: false, link: 1, peerIncarnation: Self.peer, state: &state, stats: &stats, out: &out.fileReceive)
-        #expect(state.incoming == nil && stats.fileVerifyFailures == 2)
+        #expect(state.incoming == nil && stats.files.verifyFailures == 2)
         guard case .failed(2, let e)? = try? FrameBodies.FileAck.decode(Self.sent(out).first?.body ?? []) else { Issue.record("no failure"); return }
         #expect(e.code == .deliveryFailed)
     }

@@ -71,7 +71,7 @@ struct LinkFileTests {
             if f.kind == .fileChunk && !corrupted { f.body[f.body.count - 1] ^= 0xFF; corrupted = true }
             return true
         }
-        #expect(p.phone.stats.fileVerifyFailures == 1)
+        #expect(p.phone.stats.files.verifyFailures == 1)
         #expect(p.phoneLogs.contains { $0.contains("failed its SHA-256 check") })
         let got = Self.received(p)
         #expect(got.count == 1)
@@ -130,7 +130,7 @@ struct LinkFileTests {
         var lostResume = false
         while !p.wire.isEmpty {
             let (to, f) = p.wire.removeFirst()
-            if f.kind == .fileResume, p.phone.stats.fileVerifyFailures == 1, !lostResume { lostResume = true; continue }
+            if f.kind == .fileResume, p.phone.stats.files.verifyFailures == 1, !lostResume { lostResume = true; continue }
             p.deliver(to, f)
         }
         #expect(lostResume && Self.received(p).isEmpty)
@@ -168,11 +168,11 @@ struct LinkFileTests {
         let committed = p.phone.persistent.incomingFile!.committedBytes
         #expect(committed > 0)
         p.disconnect()
-        let before = p.phone.stats.fileBytesReceived
+        let before = p.phone.stats.files.bytesReceived
         p.connect()
         p.run()
         #expect(Self.received(p).count == 1)
-        #expect(p.phone.stats.fileBytesReceived - before == 2_000_000 - committed)
+        #expect(p.phone.stats.files.bytesReceived - before == 2_000_000 - committed)
     }
 
     @Test func receiverCrashResumesFromItsCommittedOffset() throws {
@@ -193,7 +193,7 @@ struct LinkFileTests {
         p.connect()
         p.run()
         #expect(Self.received(p).count == 1)
-        #expect(p.phone.stats.fileBytesReceived == 1_500_000 - committed)
+        #expect(p.phone.stats.files.bytesReceived == 1_500_000 - committed)
     }
 
     @Test func cancelMidTransferDeletesThePartialFileAndNothingIsDelivered() throws {

@@ -46,8 +46,8 @@ struct LivenessTests {
         // A shell numbering a new connection like the link: the handshake comes first.
         t[handshake: 2] = h
         #expect(t.phase(2) == .handshaking(h) && t.activeID == 2)
-        #expect(t.close(1) == nil && t.phase(1) == nil)
+        #expect(t.close(1) == nil && t.phase(1) == .idle)
         #expect(t.close(2)?.liveness.upSinceMs == 5, "closing the number ends its handshake and its link")
-        #expect(t.activeID == nil && t.handshakeCount == 0 && t.phase(2) == nil)
+        #expect(t.activeID == nil && t.handshakeCount == 0 && t.phase(2) == .idle)
     }
 }

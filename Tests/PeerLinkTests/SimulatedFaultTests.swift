@@ -35,7 +35,7 @@ struct SimulatedFaultTests {
         #expect(try net.phoneFiles.readAll("kept/series.bin") == content)
         let received = net.phone.app.events.filter { if case .didReceiveFile = $0 { true } else { false } }
         #expect(received.count == 1)
-        #expect(net.phone.ctx.session.stats.fileBytesReceived <= Int64(content.count) - committedBefore,
+        #expect(net.phone.ctx.session.stats.files.bytesReceived <= Int64(content.count) - committedBefore,
                 "the restarted phone resumed from its committed offset")
         #expect(net.watch.ctx.outstandingFileTransfers.isEmpty)
     }

@@ -127,12 +127,12 @@ import Testing
         let size = try #require(net.watchFiles.size("outgoing/w2.samples.plist"))
         #expect(size > 20_000)
         let halfwayDeadline = net.now + 600_000  // a stalled transfer fails below instead of hanging
-        while net.phone.ctx.session.stats.fileBytesReceived < size / 2, net.now < halfwayDeadline { net.advance(by: 250) }
+        while net.phone.ctx.session.stats.files.bytesReceived < size / 2, net.now < halfwayDeadline { net.advance(by: 250) }
         try net.crash(.phone)
         #expect(net.runUntilQuiet(maxMs: 600_000))
         #expect(net.phoneValue("files received count")?.int == 1)
         #expect(net.phoneValue("files last samples")?.int == 3000)
-        let resent = net.phone.ctx.session.stats.fileBytesReceived
+        let resent = net.phone.ctx.session.stats.files.bytesReceived
         #expect(resent > 0 && resent <= size / 2 + 4_096 + 1_024, "resumed near where it was, not from 0 (\(resent) of \(size))")
         let bytes = try net.phoneFiles.readAll("workouts/w2.samples.plist")
         #expect(WorkoutSampleFile.decode(bytes) == .success(net.watch.app.sentFiles["w2"]!))

@@ -39,7 +39,7 @@ extension NodeEngine {
         }
         if let f = incomingFileValue() { v["incomingFile"] = f }
         if let a = app.convergenceState(ctx) { v["app"] = a }
-        v["fileVerifyFailures"] = .int(Int64(s.stats.fileVerifyFailures))
+        v["fileVerifyFailures"] = .int(Int64(s.stats.files.verifyFailures))
         v["contentPending"] = .bool(s.hasContentPending)
         // Delivered files still lying in the inbox (none once the app's callback returned).
         let inbox = ((try? DeliveryRecords.files(store, .received)) ?? []).filter { f in

@@ -10,9 +10,10 @@ struct LinkUp: Sendable, Equatable {
     }
 }
 
-/// Where a connection stands. A connection that is neither is idle: never opened here, or
-/// closed, refused or replaced (its bytes are ignored).
+/// Where a connection stands.
 enum ConnectionPhase: Sendable, Equatable {
+    /// Never opened here, or closed, refused or replaced: its bytes are ignored.
+    case idle
     /// Running the pairing handshake.
     case handshaking(Handshake)
     /// Authenticated: the link, carrying channel frames.
@@ -40,11 +41,11 @@ struct ConnectionTable: Sendable {
     /// The link's connection.
     var activeID: ConnectionID? { link?.id }
 
-    /// Connection `id`'s phase; nil when it is idle.
-    func phase(_ id: ConnectionID) -> ConnectionPhase? {
+    /// Connection `id`'s phase.
+    func phase(_ id: ConnectionID) -> ConnectionPhase {
         if let h = handshakes[id] { return .handshaking(h) }
         if let up = link, up.id == id { return .active(up) }
-        return nil
+        return .idle
     }
 
     // MARK: - Handshakes

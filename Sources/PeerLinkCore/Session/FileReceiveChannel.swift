@@ -116,7 +116,7 @@ struct FileReceiveChannel: Sendable {
         let path = Self.partPath(peerIncarnation: peerIncarnation, n)
         out.file(.write(path: path, offset: offset, bytes: frame.body[start...]))
         writtenBytes += count
-        stats.fileBytesReceived += count
+        stats.files.bytesReceived += count
         let complete = writtenBytes == cur.sizeBytes
         guard complete || writtenBytes - cur.committedBytes >= config.fileSyncIntervalBytes else {
             if writtenBytes - progressReportedAt >= config.fileAckIntervalBytes {
@@ -155,7 +155,7 @@ struct FileReceiveChannel: Sendable {
             return file
         }
         cur.verifyFailures += 1
-        stats.fileVerifyFailures += 1
+        stats.files.verifyFailures += 1
         out.log(.warning, "file \(number) failed its SHA-256 check (\(cur.verifyFailures) of \(config.maxFileVerifyFailures)): not delivered")
         if cur.verifyFailures >= config.maxFileVerifyFailures {
             drop(peerIncarnation: peerIncarnation, state: &state, out: &out)

@@ -6,9 +6,9 @@ extension LinkSession {
         stats.framesReceived += 1
         clockMs = max(clockMs, now)
         switch connections.phase(id) {
-        case .handshaking?: return onHandshakeFrame(id, frame, now: now)
-        case .active?: active!.liveness.heardFrame(now: now)
-        case nil: return  // a closed or replaced connection
+        case .handshaking: return onHandshakeFrame(id, frame, now: now)
+        case .active: active!.liveness.heardFrame(now: now)
+        case .idle: return  // a closed or replaced connection
         }
         do {
             switch frame.kind {

@@ -19,14 +19,14 @@ extension LinkSession {
     }
 
     mutating func deliverNow(_ content: PendingContent) {
-        if Inbox.deliver(content, out: &out.inbox) { stats.filesDelivered += 1 }
+        if Inbox.deliver(content, out: &out.inbox) { stats.files.delivered += 1 }
     }
 
     /// Delivers what waited in the inbox (the app now runs); each row is deleted in the
     /// same commit as the app's handling of it.
     mutating func flushInbox() {
         guard appCanReceive, !persistent.pendingInbox.isEmpty else { return }
-        stats.filesDelivered += persistent.pendingInbox.flush(out: &out.inbox)
+        stats.files.delivered += persistent.pendingInbox.flush(out: &out.inbox)
     }
 
     /// The peer's message or complication user info launches the app in the background.

@@ -15,11 +15,15 @@ public struct LinkSession: Sendable {
     public let config: LinkConfig
     /// What survives restarts: the identity of both stores and each channel's durable slice.
     public internal(set) var persistent: LinkPersistent
-    public internal(set) var activationState: ActivationState = .notActivated
     /// Every connection's phase (in the handshake, or the link) and the refusal log.
     var connections = ConnectionTable()
-    /// The two apps' states and `isReachable`.
+    /// The session's activation, the two apps' states and `isReachable`.
     var reach = Reachability()
+    /// `WCSession.activationState`.
+    public internal(set) var activationState: ActivationState {
+        get { reach.activation }
+        set { reach.activation = newValue }
+    }
     /// When to connect next (connector only).
     var reconnect: Reconnect
 
@@ -178,7 +182,7 @@ public struct LinkSession: Sendable {
     }
 
     func computeReachable() -> Bool {
-        reach.compute(role: config.role, linkUp: connections.activeID != nil, activated: activationState == .activated)
+        reach.compute(role: config.role, linkUp: connections.activeID != nil)
     }
 
     mutating func updateReachability() {

@@ -14,8 +14,18 @@ public struct LinkStats: Sendable, Equatable {
     public var refusedByPeer = 0
     public var messagesDelivered = 0
     public var messagesDroppedOutOfOrder = 0
-    public var filesDelivered = 0
-    public var fileVerifyFailures = 0
-    public var fileBytesReceived: Int64 = 0
+    /// The file channel's counters.
+    public var files = FileStats()
+    public init() {}
+}
+
+/// Counters of the files a session received.
+public struct FileStats: Sendable, Equatable {
+    /// Files handed to the app.
+    public var delivered = 0
+    /// Received files whose checksum did not match (each was asked for again).
+    public var verifyFailures = 0
+    /// Bytes of file chunks received, retransmissions included.
+    public var bytesReceived: Int64 = 0
     public init() {}
 }
