@@ -30,6 +30,8 @@ enum SimInstructionCount {
             return (nil, p.terminationStatus == 127 ? "valgrind is not installed (apt-get install valgrind)" : "the callgrind run failed (exit \(p.terminationStatus))")
         }
         guard let n = collected(text) else { return (nil, "callgrind printed no 'Collected' count") }
+        // Zero means the toggle matched no function (SimConductor.run inlined away): no figure.
+        guard n > 0 else { return (nil, "callgrind collected nothing: no function matched \(toggle)") }
         return (n, "callgrind, collection on inside SimConductor.run only (valgrind --tool=callgrind --toggle-collect=\(toggle))")
     }
 
