@@ -58,25 +58,26 @@ public struct NodeProcessOptions: Sendable {
 /// hand) comes as `! TEXT` lines too.
 public final class NodeProcess<App: NodeApp> {
     let options: NodeProcessOptions
-    var engine: NodeEngine<App>
+    // One thread runs the loop and owns these: no run-time exclusivity checks (see NodeEngine).
+    @exclusivity(unchecked) var engine: NodeEngine<App>
     let logFD: Int32
-    var virtualNow: EpochMs?
-    var running = true
+    @exclusivity(unchecked) var virtualNow: EpochMs?
+    @exclusivity(unchecked) var running = true
     /// Held while the node runs: no second node opens this state directory.
     let stateLock: StateDirectory
     /// Log lines at this level and above are copied to stderr (`log level` changes it).
-    var standardErrorLevel: LogLevel?
+    @exclusivity(unchecked) var standardErrorLevel: LogLevel?
     /// What the person at the prompt was last told about the peer (see NodeProcess+Presence).
-    var presence = PeerPresence.starting
+    @exclusivity(unchecked) var presence = PeerPresence.starting
 
-    var connections: [ConnectionID: NodeConnection] = [:]
-    var nextConnectionID: ConnectionID = 1
-    var listener: Int32 = -1
-    var connecting: (fd: Int32, id: ConnectionID)?
-    var stdinBuffer: [UInt8] = []
-    var stdinOpen: Bool
-    var stdout: [UInt8] = []
-    var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
+    @exclusivity(unchecked) var connections: [ConnectionID: NodeConnection] = [:]
+    @exclusivity(unchecked) var nextConnectionID: ConnectionID = 1
+    @exclusivity(unchecked) var listener: Int32 = -1
+    @exclusivity(unchecked) var connecting: (fd: Int32, id: ConnectionID)?
+    @exclusivity(unchecked) var stdinBuffer: [UInt8] = []
+    @exclusivity(unchecked) var stdinOpen: Bool
+    @exclusivity(unchecked) var stdout: [UInt8] = []
+    @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
 
     /// Frames at least this large are written straight from their buffer when nothing is queued.
     static var directWriteBytes: Int { 64 * 1024 }

@@ -5,50 +5,56 @@
 /// owns the ordering contract: at the end of every entry point it commits the event's batch
 /// (the app's writes, the receive log, the replica rows) and only then releases the frames
 /// the event produced. It does no socket I/O and reads no clock: `now` comes with each call.
+///
+/// One thread owns an engine (the process loop's, or the simulator's), and no callback gets
+/// a reference back to it (the app gets `&ctx`), so two accesses to a stored property never
+/// overlap. Its variables are `@exclusivity(unchecked)`: Swift's run-time check of each
+/// access to a class property cost 14 % of the instructions of a message round trip
+/// (docs/BENCHMARKS.md). The compile-time checks stay.
 public final class NodeEngine<App: NodeApp> {
-    public internal(set) var app: App
-    public internal(set) var ctx: NodeContext
+    @exclusivity(unchecked) public internal(set) var app: App
+    @exclusivity(unchecked) public internal(set) var ctx: NodeContext
     let store: KeyValueStore
     /// Each open connection's records: decoder, sealed channel, counts. Boxed, so that a
     /// record's work reaches the wire by reference (a wire in the table itself was found,
     /// checked for uniqueness and written back at every access).
-    var wires: [ConnectionID: WireBox] = [:]
+    @exclusivity(unchecked) var wires: [ConnectionID: WireBox] = [:]
     /// True: every `.send` carries a `FrameSummary` (the simulator's timeline).
-    public var summarizesFrames = false
-    var output: [NodeOutput] = []
-    var heldSends: [NodeOutput] = []
+    @exclusivity(unchecked) public var summarizesFrames = false
+    @exclusivity(unchecked) var output: [NodeOutput] = []
+    @exclusivity(unchecked) var heldSends: [NodeOutput] = []
     /// Where the link's metadata row is in the event's batch (see `persist`).
-    var linkMetaWriteIndex: Int?
+    @exclusivity(unchecked) var linkMetaWriteIndex: Int?
     /// The node's files: what `transferFile` reads, where received files land.
     public let files: any FileStorage
     /// Where the app's exports go (`AppEffect.export`); nil: the node has none.
     public let exports: (any ExportFolder)?
     /// Running SHA-256 of files being received, by path (see `NodeFiles.swift`).
-    var fileHashes: [String: IncrementalHash] = [:]
+    @exclusivity(unchecked) var fileHashes: [String: IncrementalHash] = [:]
     /// Hashes of files delivered each way, for the delivery records (see `NodeEngine+SyncState`).
-    var deliveryHashes = DeliveryHashes()
+    @exclusivity(unchecked) var deliveryHashes = DeliveryHashes()
     /// Set when a commit failed: the node must stop.
-    public internal(set) var failed: String?
+    @exclusivity(unchecked) public internal(set) var failed: String?
     /// The node's wall clock minus its monotonic clock: what clock faults (bump, drift,
     /// freeze) change. Timers run on the monotonic clock; timestamps and calendars on the wall.
-    public var wallOffsetMs: Int64 = 0
+    @exclusivity(unchecked) public var wallOffsetMs: Int64 = 0
     /// The latest monotonic reading given to the engine.
-    public internal(set) var monoNow: EpochMs
+    @exclusivity(unchecked) public internal(set) var monoNow: EpochMs
     /// Records sent and received on each open connection (handshake included): the
     /// conductor compares these with its proxy's counts.
     public var connectionFrames: [ConnectionID: (sent: Int, received: Int)] {
         wires.mapValues { ($0.wire.recordsSent, $0.wire.recordsReceived) }
     }
     /// Bytes received and sent over all connections.
-    public internal(set) var bytesIn = 0
-    public internal(set) var bytesOut = 0
+    @exclusivity(unchecked) public internal(set) var bytesIn = 0
+    @exclusivity(unchecked) public internal(set) var bytesOut = 0
     /// Lines for the person at the prompt not yet taken by the shell (`drainNotices`), oldest
     /// first, at most `maxNotices` (a shell that never takes them loses the oldest).
-    var notices: [String] = []
+    @exclusivity(unchecked) var notices: [String] = []
     /// Messages sent by hand at the prompt (`message send`), by id, with their label: their
     /// reply or failure is shown to the person, never handed to the app. Not durable: like
     /// the message itself they are gone with the process.
-    var handMessages: [MessageID: (label: String, replyExpected: Bool)] = [:]
+    @exclusivity(unchecked) var handMessages: [MessageID: (label: String, replyExpected: Bool)] = [:]
 
     /// Opens the node over `store`. Throws `StoreCorruption` when the store does not load:
     /// the shell then quarantines it and calls again with an empty store and `opening`

@@ -1,6 +1,6 @@
 /// A connection's wire, held by reference in the engine's table.
 final class WireBox {
-    var wire = ConnectionWire()
+    @exclusivity(unchecked) var wire = ConnectionWire()
 }
 
 /// What the engine asks its transport shell to do.
