@@ -113,8 +113,10 @@ struct MessageChannel: Sendable {
     /// A message arrived on the link `id`: a duplicate is dropped, one overtaken in transit
     /// refused, a fresh one noted (then `refuse` or `deliver` it).
     mutating func receive(_ m: FrameBodies.Message, on id: ConnectionID, out: inout MessageOutput) -> Arrival {
-        if recentIDs.contains(m.id) { return .duplicate }  // its first copy was handled
+        // Every id in `recentIDs` is at most `highestReceived` (each was the highest when kept),
+        // so only an id at or below it can be a duplicate.
         guard m.id > highestReceived else {
+            if recentIDs.contains(m.id) { return .duplicate }  // its first copy was handled
             refuse(m.id, WCError(.deliveryFailed, "message \(m.id) arrived after message \(highestReceived)"), on: id, out: &out)
             return .outOfOrder
         }
