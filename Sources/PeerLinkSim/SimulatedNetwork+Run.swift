@@ -158,10 +158,10 @@ extension SimulatedNetwork {
         var arrival = start + delay
         let g = generation[to]
         if !cutAfter, rng.chance(faults.lossPercent) {
-            note("\(now) \(dir) \(kind) \(bytes.count)B \(FrameFate.dropped.rawValue)")
+            note(FrameTraceLine.make(at: now, dir, kind, bytes: bytes.count, FrameFate.dropped.rawValue))
             recordFrame(from: role, kind, bytes.count, .dropped, [])
         } else if !cutAfter, rng.chance(faults.reorderPercent) {
-            note("\(now) \(dir) \(kind) \(bytes.count)B \(FrameFate.reordered.rawValue)")
+            note(FrameTraceLine.make(at: now, dir, kind, bytes: bytes.count, FrameFate.reordered.rawValue))
             let late = arrival + baseLatencyMs + 1 + EpochMs(rng.next() % 20)
             recordFrame(from: role, kind, bytes.count, .reordered, [late])
             schedule(bytes, id, to: to, generation: g, at: late)
@@ -173,7 +173,7 @@ extension SimulatedNetwork {
             if tampered { bytes = RecordTamper.flippingOneByte(bytes, random: rng.next()) }
             let dup = !cutAfter && !tampered && rng.chance(faults.duplicatePercent)
             let fate: FrameFate = tampered ? .tampered : dup ? .duplicated : .delivered
-            note("\(now) \(dir) \(kind) \(bytes.count)B \(fate.rawValue)")
+            note(FrameTraceLine.make(at: now, dir, kind, bytes: bytes.count, fate.rawValue))
             recordFrame(from: role, kind, bytes.count, fate, dup ? [arrival, arrival] : [arrival])
             // Over a slow link the frame's bytes arrive in pieces over its transfer time (not
             // while frames are reordered: a late frame must not land inside another one).

@@ -116,10 +116,9 @@ public struct PhoneApp: NodeApp {
 
     /// The earliest app timer: a notification, the observer, a widget reload, or the next local midnight.
     public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
-        [
-            state.notifications.pending.items.first?.fireMs, state.observer.dueMs, state.widgets.nextReloadMs,
-            state.countdownWidget.nextReloadMs, nextLocalMidnight(ctx),
-        ].compactMap { $0 }.min()
+        earliest(earliest(earliest(state.notifications.pending.items.first?.fireMs, state.observer.dueMs),
+                          earliest(state.widgets.nextReloadMs, state.countdownWidget.nextReloadMs)),
+                 nextLocalMidnight(ctx))
     }
 
     /// The next local midnight after `ctx.now`, from `dayWindow` when it still holds.

@@ -148,7 +148,7 @@ public struct WatchApp: NodeApp {
 
     /// The earliest of: the extended runtime limit, the deferred reload, local midnight.
     public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
-        [lifecycle.nextDeadlineMs, complication.nextTickMs, goalEntry?.refreshAtMs].compactMap { $0 }.min()
+        earliest(earliest(lifecycle.nextDeadlineMs, complication.nextTickMs), goalEntry?.refreshAtMs)
     }
 
     // MARK: - Helpers

@@ -123,4 +123,14 @@ struct SimulatedNetworkTests {
         net.faults.lossPercent = 0
         #expect(net.runUntilQuiet(maxMs: 60_000))
     }
+
+    /// The frame line written into one buffer is the interpolated one, digit for digit.
+    @Test func frameTraceLineIsTheInterpolatedLine() {
+        for (now, bytes) in [(EpochMs(0), 0), (7, 9), (1_780_264_800_123, 245), (-42, 1_000_000), (.max, .max), (.min, 10)] {
+            for (dir, kind) in [("phone→watch", "msg live 245"), ("watch→phone", ""), ("a", "ü ß")] {
+                #expect(FrameTraceLine.make(at: now, dir, kind, bytes: bytes, FrameFate.delivered.rawValue)
+                        == "\(now) \(dir) \(kind) \(bytes)B delivered")
+            }
+        }
+    }
 }

@@ -124,4 +124,20 @@ struct ScenarioParserTests {
         #expect("".components(separatedBy: "..") == [""])
         #expect("Tokyo & \"Run\"".replacingAll("&", "&amp;") == "Tokyo &amp; \"Run\"")
     }
+
+    /// Only `INT..INT` draws a number; any other word with dots stays as written (as when the
+    /// word was split on every `..`), and a command word with a space is quoted in `raw`.
+    @Test func rangesAreTwoIntegersAroundOneDoubleDot() throws {
+        var p = ScenarioParser(file: "t", rng: SplitMix64(seed: 7))
+        let loc = SourceLocation(file: "t", line: 1, column: 1)
+        for w in ["1.5..3", "1...5", "1....5", "..5", "5..", "a..b", "1..2..3", "1.2", "v1.", "hr", "..", "."] {
+            #expect(try p.expandRange(w, loc: loc) == w)
+        }
+        for _ in 0..<20 {
+            #expect((-3 ... -1).contains(Int(try p.expandRange("-3..-1", loc: loc))!))
+            #expect(try p.expandRange("+7..7", loc: loc) == "7")
+        }
+        #expect(throws: ScenarioError.self) { try p.expandRange("5..4", loc: loc) }
+        #expect(ScenarioParser.commandText(["sample", "Tokyo Marathon", "x"]) == "sample \"Tokyo Marathon\" x")
+    }
 }

@@ -55,19 +55,36 @@ public enum ReplicaDeltaCodec {
             }
         }
 
-        // Tables.
+        // Tables. Records of a collection repeat the same field names in the same order and
+        // most stamps are one writer's: each field's name is first compared with the one at
+        // its position in the record before (`FieldNames`), and a stamp's writer with the last
+        // one, before a table is searched (hashing them cost more than writing the fields).
         var baseWall = Int64.max
         var writers: [UInt16] = [], writerIndex: [UInt16: Int] = [:]
+        var lastWriter: (id: UInt16, index: Int)?
         var names: [String] = [], nameIndex: [String: Int] = [:]
+        func writer(_ id: UInt16) -> Int {
+            if let last = lastWriter, last.id == id { return last.index }
+            let index: Int
+            if let known = writerIndex[id] { index = known } else { index = writers.count; writerIndex[id] = index; writers.append(id) }
+            lastWriter = (id, index)
+            return index
+        }
         func noteStamp(_ s: HLCTimestamp) {
             if s.wallMs < baseWall { baseWall = s.wallMs }
-            if writerIndex[s.replica] == nil { writerIndex[s.replica] = writers.count; writers.append(s.replica) }
+            _ = writer(s.replica)
         }
+        var seen = FieldNames()
         for r in records {
             if let t = r.tombstone { noteStamp(t) }
-            for f in r.fields {
-                noteStamp(f.stamp)
-                if nameIndex[f.name] == nil { nameIndex[f.name] = names.count; names.append(f.name) }
+            for j in r.fields.indices {
+                noteStamp(r.fields[j].stamp)
+                _ = seen.index(of: r.fields[j].name, at: j) { name in
+                    if let known = nameIndex[name] { return known }
+                    nameIndex[name] = names.count
+                    names.append(name)
+                    return names.count - 1
+                }
             }
         }
         if baseWall == .max { baseWall = 0 }
@@ -80,10 +97,11 @@ public enum ReplicaDeltaCodec {
         let writerCount = UInt64(writers.count)
         func stamp(_ s: HLCTimestamp) {
             w.writeVarint(UInt64(bitPattern: s.wallMs &- baseWall))
-            w.writeVarint(UInt64(s.counter) * writerCount + UInt64(writerIndex[s.replica]!))
+            w.writeVarint(UInt64(s.counter) * writerCount + UInt64(writer(s.replica)))
         }
 
         // Records, grouped by collection.
+        var written = FieldNames()
         var groups: [(collection: String, start: Int, end: Int)] = []
         for (i, r) in records.enumerated() {
             if let last = groups.last, last.collection == r.key.collection {
@@ -108,14 +126,29 @@ public enum ReplicaDeltaCodec {
                 previous = id
                 w.writeVarint(UInt64(r.fields.count) << 1 | (r.tombstone == nil ? 0 : 1))
                 if let t = r.tombstone { stamp(t) }
-                for f in r.fields {
-                    w.writeVarint(UInt64(nameIndex[f.name]!))
-                    stamp(f.stamp)
-                    writeValue(f.value, &w)
+                for j in r.fields.indices {
+                    w.writeVarint(UInt64(written.index(of: r.fields[j].name, at: j) { nameIndex[$0]! }))
+                    stamp(r.fields[j].stamp)
+                    writeValue(r.fields[j].value, &w)
                 }
             }
         }
         return w.bytes
+    }
+
+    /// The table index of the field name at each position of the last record asked about.
+    struct FieldNames {
+        var byPosition: [(name: String, index: Int)] = []
+
+        /// The index of `name`, the field at `position`: the one remembered for the position
+        /// when the name is the same, else `lookUp(name)` (then remembered).
+        @inline(__always)
+        mutating func index(of name: String, at position: Int, lookUp: (String) -> Int) -> Int {
+            if position < byPosition.count, byPosition[position].name == name { return byPosition[position].index }
+            let index = lookUp(name)
+            if position < byPosition.count { byPosition[position] = (name, index) } else { byPosition.append((name, index)) }
+            return index
+        }
     }
 
     static func writeValue(_ v: PlistValue, _ w: inout ByteWriter) {

@@ -2,6 +2,15 @@
 /// integers keep traces and digests identical across runs and machines.
 public typealias EpochMs = Int64
 
+/// The earlier of two optional instants (nil when both are). For deadlines asked after every
+/// entry point: `[a, b, c].compactMap { $0 }.min()` allocated two arrays a call.
+@inlinable
+public func earliest(_ a: EpochMs?, _ b: EpochMs?) -> EpochMs? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
+}
+
 /// Which device wrote something.
 ///
 /// `CustomStringConvertible` gives interpolation (`"\(role)"`, traces and logs) the same text
