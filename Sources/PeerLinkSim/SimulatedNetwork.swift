@@ -30,11 +30,14 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     }
 
     // MARK: - State
+    // The network runs on its caller's thread and calls out (observer, relay) only between
+    // its own accesses, never inside one: its variables skip Swift's run-time exclusivity
+    // check (`@exclusivity(unchecked)`, as NodeEngine's; docs/BENCHMARKS.md).
 
     /// The virtual clock (monotonic ms).
-    public internal(set) var now: EpochMs
-    public internal(set) var phone: NodeEngine<Phone>
-    public internal(set) var watch: NodeEngine<Watch>
+    @exclusivity(unchecked) public internal(set) var now: EpochMs
+    @exclusivity(unchecked) public internal(set) var phone: NodeEngine<Phone>
+    @exclusivity(unchecked) public internal(set) var watch: NodeEngine<Watch>
     public let phoneStore = MemoryStore()
     public let watchStore = MemoryStore()
     public let phoneFiles = MemoryFileStorage()
@@ -51,20 +54,20 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// instead: changed, dropped, repeated, or with writes of its own.
     public var relay: ((_ from: DeviceRole, _ connection: ConnectionID, _ bytes: [UInt8]) -> [[UInt8]])?
     /// False while the link is down (out of range): connections fail, the current one is cut.
-    public internal(set) var isLinkUp = true
+    @exclusivity(unchecked) public internal(set) var isLinkUp = true
     /// One line per frame and per network event: `time direction kind fate`.
-    public internal(set) var trace: [String] = []
+    @exclusivity(unchecked) public internal(set) var trace: [String] = []
     /// The frames of `trace` as data (send and arrival times, size, fate), kept only with
     /// `recordsFrames` (the run report); the trace and its hash do not depend on it.
-    public internal(set) var frames: [FrameRecord] = []
+    @exclusivity(unchecked) public internal(set) var frames: [FrameRecord] = []
     /// Keep `frames` (needs `recordsTrace`: frames are labelled only then).
     public var recordsFrames = false
     /// The nodes' log lines, with time and role.
-    public internal(set) var logs: [String] = []
+    @exclusivity(unchecked) public internal(set) var logs: [String] = []
     /// Set when a node's store failed to commit.
-    public internal(set) var fatal: String?
+    @exclusivity(unchecked) public internal(set) var fatal: String?
     /// The nodes that are killed and not restarted yet (see `kill(_:)`).
-    public internal(set) var down: Set<DeviceRole> = []
+    @exclusivity(unchecked) public internal(set) var down: Set<DeviceRole> = []
     /// Called after every entry point of a node (its batch committed, before its frames go
     /// out): lets an observer look at the node's state step by step.
     public var observer: ((DeviceRole) -> Void)?
@@ -75,25 +78,25 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
 
     let phoneSetup: NodeSetup<Phone>
     let watchSetup: NodeSetup<Watch>
-    var rng: SplitMix64
-    var queue = SimEventQueue()
-    var generation = PerRole<Int>(both: 0)
-    var nextConnection: ConnectionID = 1
+    @exclusivity(unchecked) var rng: SplitMix64
+    @exclusivity(unchecked) var queue = SimEventQueue()
+    @exclusivity(unchecked) var generation = PerRole<Int>(both: 0)
+    @exclusivity(unchecked) var nextConnection: ConnectionID = 1
     /// The connection between the two nodes, when one is open.
-    var link: SimLink?
+    @exclusivity(unchecked) var link: SimLink?
     /// Connections opened to the phone by `injectConnection` (raw bytes, not a node).
-    var rawConnections: Set<ConnectionID> = []
+    @exclusivity(unchecked) var rawConnections: Set<ConnectionID> = []
     /// What the phone wrote on each raw connection (see `rawReply(_:)`).
-    var rawReplies: [ConnectionID: [UInt8]] = [:]
-    var connecting = false
+    @exclusivity(unchecked) var rawReplies: [ConnectionID: [UInt8]] = [:]
+    @exclusivity(unchecked) var connecting = false
     /// Per direction: when the wire is free again (bandwidth) and the last in-order arrival.
-    var wireFreeAt = PerRole<EpochMs>(both: 0)
-    var lastArrival = PerRole<EpochMs>(both: 0)
-    var tickedAt = PerRole<EpochMs>(both: -1)
+    @exclusivity(unchecked) var wireFreeAt = PerRole<EpochMs>(both: 0)
+    @exclusivity(unchecked) var lastArrival = PerRole<EpochMs>(both: 0)
+    @exclusivity(unchecked) var tickedAt = PerRole<EpochMs>(both: -1)
     /// Names the frames of the timeline (and marks retries).
-    var labeler = FrameLabeler()
+    @exclusivity(unchecked) var labeler = FrameLabeler()
     /// Per node (phone, watch): its deadlines as of its last entry point (see `deadline`).
-    var deadlines: [(all: EpochMs?, work: EpochMs?)?] = [nil, nil]
+    @exclusivity(unchecked) var deadlines: [(all: EpochMs?, work: EpochMs?)?] = [nil, nil]
 
     /// Builds both nodes over empty stores at `startMs`.
     public init(seed: UInt64, startMs: EpochMs, phone phoneSetup: NodeSetup<Phone>, watch watchSetup: NodeSetup<Watch>) throws {
