@@ -5,16 +5,18 @@
 /// With `undoJournalLimit` above zero it remembers how to undo its last commits, so
 /// `rollBack(commits:)` can model a write-ahead log that lost its tail.
 public final class MemoryStore: KeyValueStore, @unchecked Sendable {
-    // Unchecked: used by one serial owner (the simulator's loop), like the SQLite store.
-    private var tables: [StoreTable: [RowKey: [UInt8]]] = [:]
+    // Unchecked: used by one serial owner (the simulator's loop), like the SQLite store; for
+    // the same reason its variables skip Swift's run-time exclusivity check (a commit makes
+    // several accesses to each; docs/BENCHMARKS.md).
+    @exclusivity(unchecked) private var tables: [StoreTable: [RowKey: [UInt8]]] = [:]
     /// Set by `corrupt()`; cleared by a reset.
-    public private(set) var isCorrupt = false
+    @exclusivity(unchecked) public private(set) var isCorrupt = false
     /// How many batches were committed (for tests and figures).
-    public private(set) var commitCount = 0
+    @exclusivity(unchecked) public private(set) var commitCount = 0
     /// Bytes of keys and values written so far.
-    public private(set) var bytesWritten = 0
+    @exclusivity(unchecked) public private(set) var bytesWritten = 0
     /// The latest batch committed (for tests).
-    public private(set) var lastCommittedBatch = WriteBatch()
+    @exclusivity(unchecked) public private(set) var lastCommittedBatch = WriteBatch()
     /// How many of the latest commits `rollBack(commits:)` can undo (0: no journal is kept).
     public var undoJournalLimit = 0 {
         didSet { trimJournal() }
@@ -22,8 +24,8 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     /// Per commit, newest last: what each touched row held before it (nil: absent), in order.
     /// Commits before `journalStart` were trimmed (emptied; dropped from the array now and then,
     /// not on every commit: shifting the whole journal per commit was a fifth of a commit).
-    private var journal: [[UndoEntry]] = []
-    private var journalStart = 0
+    @exclusivity(unchecked) private var journal: [[UndoEntry]] = []
+    @exclusivity(unchecked) private var journalStart = 0
 
     /// One row's value before a commit changed it; `table` alone (no key) for a cleared table.
     private enum UndoEntry {
