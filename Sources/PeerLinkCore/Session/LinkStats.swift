@@ -23,7 +23,8 @@ public struct LinkStats: Sendable, Equatable {
 public struct FileStats: Sendable, Equatable {
     /// Files handed to the app.
     public var delivered = 0
-    /// Received files whose checksum did not match (each was asked for again).
+    /// SHA-256 checks of a received file that failed (it is received again, until
+    /// `LinkConfig.maxFileVerifyFailures` failures end its transfer).
     public var verifyFailures = 0
     /// Bytes of file chunks received, retransmissions included.
     public var bytesReceived: Int64 = 0
