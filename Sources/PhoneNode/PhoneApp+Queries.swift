@@ -106,13 +106,13 @@ extension PhoneApp {
         case "reloads": return all["fitnessBudget"]?["reloads"]
         case "denied": return all["fitnessBudget"]?["denied"]
         case "budget": return field.map { all["fitnessBudget"]?[$0] } ?? all["fitnessBudget"]
-        case "next": return state.widgets.nextReloadMs.map { .int($0) }
+        case "next": return state.widgets.reload.nextReloadMs.map { .int($0) }
         case "countdown":
             let budget = all["countdownBudget"]
             switch field {
             case nil: return all["countdown"]
             case "reloads", "denied", "used", "remaining": return budget?[field!]
-            case "next": return state.countdownWidget.nextReloadMs.map { .int($0) }
+            case "next": return state.countdownWidget.reload.nextReloadMs.map { .int($0) }
             case "days": return all["countdown"]?["entries"]?.arrayValue?.first.map { $0["daysLeft"] ?? Self.noData }
             default: return all["countdown"]?["entries"]?.arrayValue?.first?[field!]
             }

@@ -86,8 +86,8 @@ extension PhoneApp {
     /// Every widget's current entry, policy and budget.
     func widgetsValue(_ ctx: NodeContext) -> PlistValue {
         let w = state.widgets, c = state.countdownWidget
-        func budget(_ used: Int, _ day: CivilDate?, _ reloads: Int, _ denied: Int, _ next: EpochMs?) -> PlistValue {
-            let b = Self.budget(day: day, used: used, calendar: ctx.calendar)
+        func budget(_ r: WidgetReloads) -> PlistValue {
+            let b = r.budget(ctx.calendar), reloads = r.reloads, denied = r.denied, next = r.nextReloadMs
             var d: [String: PlistValue] = [
                 "limit": .int(Int64(b.dailyLimit)), "used": .int(Int64(b.dailyLimit - b.remaining(nowMs: ctx.now))),
                 "remaining": .int(Int64(b.remaining(nowMs: ctx.now))), "reloads": .int(Int64(reloads)), "denied": .int(Int64(denied)),
@@ -96,8 +96,8 @@ extension PhoneApp {
             return .dictionary(d)
         }
         var v: [String: PlistValue] = [
-            "fitnessBudget": budget(w.budgetUsed, w.budgetDay, w.reloads, w.denied, w.nextReloadMs),
-            "countdownBudget": budget(c.budgetUsed, c.budgetDay, c.reloads, c.denied, c.nextReloadMs),
+            "fitnessBudget": budget(w.reload),
+            "countdownBudget": budget(c.reload),
             "url": .string(FitnessWidgets.deepLink), "accentColor": .string(FitnessWidgets.accentColorHex),
         ]
         if let s = smallWidgetEntry(ctx) { v["small"] = s.jsonValue() }
@@ -105,7 +105,7 @@ extension PhoneApp {
         if let at = w.entryMs, let shown = w.shown {
             v["entryDates"] = .array(FitnessWidgets.timelineSnapshots(shown, nowMs: at).map { .int($0.dateMs) })
         }
-        if let next = w.nextReloadMs { v["policy"] = FitnessWidgetReloadPolicy.after(next).plistValue }
+        if let next = w.reload.nextReloadMs { v["policy"] = FitnessWidgetReloadPolicy.after(next).plistValue }
         if let t = countdownWidgetTimeline() { v["countdown"] = t.jsonValue(ctx.language) }
         if let g = w.appGroup { v["appGroup"] = g.plistValue }
         return .dictionary(v)
@@ -114,8 +114,8 @@ extension PhoneApp {
     /// The widgets as text.
     func widgetsText(_ ctx: NodeContext) -> String {
         let l = ctx.language, none = L10n.phoneWidgetNotLoaded(l)
-        let fitness = Self.budget(day: state.widgets.budgetDay, used: state.widgets.budgetUsed, calendar: ctx.calendar)
-        let countdown = Self.budget(day: state.countdownWidget.budgetDay, used: state.countdownWidget.budgetUsed, calendar: ctx.calendar)
+        let fitness = state.widgets.reload.budget(ctx.calendar)
+        let countdown = state.countdownWidget.reload.budget(ctx.calendar)
         func used(_ b: FitnessWidgetReloadBudget) -> String {
             L10n.phoneWidgetReloads(used: b.dailyLimit - b.remaining(nowMs: ctx.now), limit: b.dailyLimit)(l)
         }

@@ -32,19 +32,13 @@ extension PhoneApp {
 
     /// Asks WidgetKit to reload the fitness widgets; on a grant they show the App Group.
     mutating func reloadFitnessWidgets(_ ctx: inout NodeContext) {
-        var budget = Self.budget(day: state.widgets.budgetDay, used: state.widgets.budgetUsed, calendar: ctx.calendar)
-        let decision = budget.requestReload(now: ctx.now, appInForeground: state.app.isForeground)
-        state.widgets.budgetDay = budget.day
-        state.widgets.budgetUsed = budget.usedToday
-        switch decision {
+        switch state.widgets.reload.request(now: ctx.now, appInForeground: state.app.isForeground, calendar: ctx.calendar) {
         case .granted:
             state.widgets.shown = Self.forToday(state.widgets.appGroup, nowMs: ctx.now, calendar: ctx.calendar, settings: settings(ctx))
             state.widgets.entryMs = ctx.now
-            state.widgets.nextReloadMs = FitnessWidgets.refreshIntervalMs + ctx.now
-            state.widgets.reloads += 1
+            state.widgets.reload.nextReloadMs = FitnessWidgets.refreshIntervalMs + ctx.now
         case .denied:
-            state.widgets.denied += 1
-            state.widgets.nextReloadMs = CountdownCalendar.nextLocalMidnight(after: ctx.now, calendar: ctx.calendar)
+            state.widgets.reload.nextReloadMs = CountdownCalendar.nextLocalMidnight(after: ctx.now, calendar: ctx.calendar)
         }
     }
 
@@ -93,21 +87,13 @@ extension PhoneApp {
     /// Asks WidgetKit to reload the countdown widget; on a grant it shows the top goal counted
     /// from today, until the next local midnight.
     mutating func reloadCountdownWidget(_ ctx: inout NodeContext) {
-        var budget = Self.budget(day: state.countdownWidget.budgetDay, used: state.countdownWidget.budgetUsed, calendar: ctx.calendar)
-        let decision = budget.requestReload(now: ctx.now, appInForeground: state.app.isForeground)
-        state.countdownWidget.budgetDay = budget.day
-        state.countdownWidget.budgetUsed = budget.usedToday
-        let midnight = CountdownCalendar.nextLocalMidnight(after: ctx.now, calendar: ctx.calendar)
-        state.countdownWidget.nextReloadMs = midnight
-        switch decision {
-        case .granted:
+        let decision = state.countdownWidget.reload.request(now: ctx.now, appInForeground: state.app.isForeground, calendar: ctx.calendar)
+        state.countdownWidget.reload.nextReloadMs = CountdownCalendar.nextLocalMidnight(after: ctx.now, calendar: ctx.calendar)
+        if decision == .granted {
             state.countdownWidget.top = CountdownGoalBook.top(goals(ctx))
             state.countdownWidget.birthDate = profile(ctx)?.birthDate
             state.countdownWidget.entryMs = ctx.now
             state.countdownWidget.entryDay = ctx.calendar.civilDate(ctx.now)
-            state.countdownWidget.reloads += 1
-        case .denied:
-            state.countdownWidget.denied += 1
         }
     }
 
@@ -116,7 +102,7 @@ extension PhoneApp {
     /// midnight — the clock went back to an earlier day than the entry counts from, and
     /// waiting for that midnight would show a later day's count until then.
     func isCountdownWidgetReloadDue(_ ctx: NodeContext) -> Bool {
-        guard let next = state.countdownWidget.nextReloadMs else { return true }
+        guard let next = state.countdownWidget.reload.nextReloadMs else { return true }
         return next <= ctx.now || next > nextLocalMidnight(ctx)
     }
 
@@ -126,17 +112,6 @@ extension PhoneApp {
         guard let at = w.entryMs, let day = w.entryDay else { return nil }
         let display = w.top.map { CountdownDisplay(goal: $0, birthDate: w.birthDate, today: day) }
         return CountdownWidgetTimeline(
-            entries: [CountdownWidgetEntry(dateMs: at, goal: display)], policy: w.nextReloadMs.map { .after($0) } ?? .atEnd)
-    }
-
-    // MARK: - Budget
-
-    /// A reload budget holding `used` reloads counted on `day` (rebuilt from the two stored numbers).
-    static func budget(day: CivilDate?, used: Int, calendar: LocalCalendar) -> FitnessWidgetReloadBudget {
-        var b = FitnessWidgetReloadBudget(calendar: calendar)
-        guard let day else { return b }
-        let noon = calendar.instant(day, hour: 12)
-        for _ in 0..<min(used, b.dailyLimit) { _ = b.requestReload(now: noon, appInForeground: false) }
-        return b
+            entries: [CountdownWidgetEntry(dateMs: at, goal: display)], policy: w.reload.nextReloadMs.map { .after($0) } ?? .atEnd)
     }
 }

@@ -117,7 +117,7 @@ public struct PhoneApp: NodeApp {
     /// The earliest app timer: a notification, the observer, a widget reload, or the next local midnight.
     public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
         earliest(earliest(earliest(state.notifications.pending.items.first?.fireMs, state.observer.dueMs),
-                          earliest(state.widgets.nextReloadMs, state.countdownWidget.nextReloadMs)),
+                          earliest(state.widgets.reload.nextReloadMs, state.countdownWidget.reload.nextReloadMs)),
                  nextLocalMidnight(ctx))
     }
 
@@ -204,7 +204,7 @@ public struct PhoneApp: NodeApp {
         scheduleWeeklySummary(&ctx)
         deliverDueNotifications(&ctx)
         if let due = state.observer.dueMs, due <= ctx.now { deliverStepObserver(&ctx) }
-        if state.widgets.nextReloadMs.map({ $0 <= ctx.now }) ?? true { reloadFitnessWidgets(&ctx) }
+        if state.widgets.reload.nextReloadMs.map({ $0 <= ctx.now }) ?? true { reloadFitnessWidgets(&ctx) }
         if isCountdownWidgetReloadDue(ctx) { reloadCountdownWidget(&ctx) }
     }
 
@@ -218,12 +218,12 @@ public struct PhoneApp: NodeApp {
     mutating func followClockStepBack(_ ctx: inout NodeContext) {
         if let last = state.observer.lastDeliveryMs, last > ctx.now { state.observer.lastDeliveryMs = ctx.now }
         if let since = state.observer.pendingSinceMs, since > ctx.now { state.observer.pendingSinceMs = ctx.now }
-        guard let next = state.widgets.nextReloadMs else { return }
+        guard let next = state.widgets.reload.nextReloadMs else { return }
         let interval = FitnessWidgets.refreshIntervalMs
         if let entry = state.widgets.entryMs, entry > ctx.now, next > ctx.now + interval {
-            state.widgets.nextReloadMs = ctx.now + interval
+            state.widgets.reload.nextReloadMs = ctx.now + interval
         } else if next > ctx.now + interval, next > nextLocalMidnight(ctx) {
-            state.widgets.nextReloadMs = nextLocalMidnight(ctx)
+            state.widgets.reload.nextReloadMs = nextLocalMidnight(ctx)
         }
     }
 

@@ -166,11 +166,9 @@ extension PhoneState {
     }
 
     private func encode(_ w: FitnessWidgetState) -> PlistValue {
-        var d = optionalInts(["entry": w.entryMs, "nextReload": w.nextReloadMs],
-                             ["used": w.budgetUsed, "reloads": w.reloads, "denied": w.denied]).dictionaryValue ?? [:]
+        var d = fields(of: w.reload, entryMs: w.entryMs)
         if let g = w.appGroup { d["appGroup"] = g.plistValue }
         if let s = w.shown { d["shown"] = s.plistValue }
-        if let day = w.budgetDay { d["budgetDay"] = .string(day.description) }
         return .dictionary(d)
     }
 
@@ -179,18 +177,14 @@ extension PhoneState {
         return FitnessWidgetState(
             appGroup: v["appGroup"].flatMap(FitnessWidgetSnapshot.init(plistValue:)),
             shown: v["shown"].flatMap(FitnessWidgetSnapshot.init(plistValue:)),
-            entryMs: v["entry"]?.intValue, nextReloadMs: v["nextReload"]?.intValue,
-            budgetDay: v["budgetDay"]?.stringValue.flatMap(CivilDate.init(iso:)), budgetUsed: Int(v["used"]?.intValue ?? 0),
-            reloads: Int(v["reloads"]?.intValue ?? 0), denied: Int(v["denied"]?.intValue ?? 0))
+            entryMs: v["entry"]?.intValue, reload: Self.decodeReloads(v))
     }
 
     private func encode(_ w: CountdownWidgetState) -> PlistValue {
-        var d = optionalInts(["entry": w.entryMs, "nextReload": w.nextReloadMs],
-                             ["used": w.budgetUsed, "reloads": w.reloads, "denied": w.denied]).dictionaryValue ?? [:]
+        var d = fields(of: w.reload, entryMs: w.entryMs)
         if let top = w.top { d["top"] = .dictionary(top.fields.merging(["id": .string(top.id)]) { a, _ in a }) }
         if let b = w.birthDate { d["birthDate"] = .string(b.description) }
         if let day = w.entryDay { d["entryDay"] = .string(day.description) }
-        if let day = w.budgetDay { d["budgetDay"] = .string(day.description) }
         return .dictionary(d)
     }
 
@@ -200,9 +194,22 @@ extension PhoneState {
         return CountdownWidgetState(
             top: top, birthDate: v["birthDate"]?.stringValue.flatMap(CivilDate.init(iso:)),
             entryMs: v["entry"]?.intValue, entryDay: v["entryDay"]?.stringValue.flatMap(CivilDate.init(iso:)),
-            nextReloadMs: v["nextReload"]?.intValue,
-            budgetDay: v["budgetDay"]?.stringValue.flatMap(CivilDate.init(iso:)), budgetUsed: Int(v["used"]?.intValue ?? 0),
-            reloads: Int(v["reloads"]?.intValue ?? 0), denied: Int(v["denied"]?.intValue ?? 0))
+            reload: Self.decodeReloads(v))
+    }
+
+    /// A widget's entry date and reloads, as keys of its dictionary (`entry`, `nextReload`,
+    /// `budgetDay`, `used`, `reloads`, `denied`).
+    private func fields(of r: WidgetReloads, entryMs: EpochMs?) -> [String: PlistValue] {
+        var d = optionalInts(["entry": entryMs, "nextReload": r.nextReloadMs],
+                             ["used": r.budgetUsed, "reloads": r.reloads, "denied": r.denied]).dictionaryValue ?? [:]
+        if let day = r.budgetDay { d["budgetDay"] = .string(day.description) }
+        return d
+    }
+
+    /// Reads what `fields(of:entryMs:)` wrote.
+    private static func decodeReloads(_ v: PlistValue) -> WidgetReloads {
+        WidgetReloads(nextReloadMs: v["nextReload"]?.intValue, budgetDay: v["budgetDay"]?.stringValue.flatMap(CivilDate.init(iso:)),
+                      budgetUsed: Int(v["used"]?.intValue ?? 0), reloads: Int(v["reloads"]?.intValue ?? 0), denied: Int(v["denied"]?.intValue ?? 0))
     }
 
     /// A dictionary of the present optional times and the counters.

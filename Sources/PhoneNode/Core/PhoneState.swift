@@ -109,6 +109,40 @@ struct NotificationState: Sendable, Equatable {
     }
 }
 
+/// What each widget keeps of WidgetKit's reloads: when it asks again, its daily budget
+/// (the day and the reloads spent that day) and its reloads granted and denied since install.
+struct WidgetReloads: Sendable, Equatable {
+    /// When WidgetKit asks again (the timeline's policy; after a denied reload, the next local
+    /// midnight: the budget is spent until then).
+    var nextReloadMs: EpochMs?
+    var budgetDay: CivilDate?
+    var budgetUsed = 0
+    var reloads = 0
+    var denied = 0
+
+    /// The budget as it stands: `budgetUsed` reloads spent on `budgetDay`.
+    func budget(_ calendar: LocalCalendar) -> FitnessWidgetReloadBudget {
+        var b = FitnessWidgetReloadBudget(calendar: calendar)
+        guard let day = budgetDay else { return b }
+        let noon = calendar.instant(day, hour: 12)
+        for _ in 0..<min(budgetUsed, b.dailyLimit) { _ = b.requestReload(now: noon, appInForeground: false) }
+        return b
+    }
+
+    /// Asks WidgetKit for a reload now: spends the budget and counts the answer.
+    mutating func request(now: EpochMs, appInForeground: Bool, calendar: LocalCalendar) -> FitnessWidgetReloadDecision {
+        var b = budget(calendar)
+        let decision = b.requestReload(now: now, appInForeground: appInForeground)
+        budgetDay = b.day
+        budgetUsed = b.usedToday
+        switch decision {
+        case .granted: reloads += 1
+        case .denied: denied += 1
+        }
+        return decision
+    }
+}
+
 /// The fitness widgets (small and medium reload together, so they share one budget).
 struct FitnessWidgetState: Sendable, Equatable {
     /// What the app last wrote to the App Group.
@@ -117,14 +151,8 @@ struct FitnessWidgetState: Sendable, Equatable {
     var shown: FitnessWidgetSnapshot?
     /// The current timeline's entry date; nil before the first timeline.
     var entryMs: EpochMs?
-    /// When WidgetKit asks again: the policy's `.after` time, or the next local midnight after
-    /// a denied reload (the budget is spent until then).
-    var nextReloadMs: EpochMs?
-    var budgetDay: CivilDate?
-    var budgetUsed = 0
-    /// Reloads granted / denied since install.
-    var reloads = 0
-    var denied = 0
+    /// Next reload: the policy's `.after` time, or the next local midnight after a denial.
+    var reload = WidgetReloads()
 }
 
 /// The countdown widget: the top goal as it was at the last reload.
@@ -135,12 +163,8 @@ struct CountdownWidgetState: Sendable, Equatable {
     var entryMs: EpochMs?
     /// The local day the entry counts from.
     var entryDay: CivilDate?
-    /// The next local midnight (the policy), or the next one after a denied reload.
-    var nextReloadMs: EpochMs?
-    var budgetDay: CivilDate?
-    var budgetUsed = 0
-    var reloads = 0
-    var denied = 0
+    /// Next reload: the next local midnight (the policy), granted or denied.
+    var reload = WidgetReloads()
 }
 
 /// HealthKit's observer query on steps with background delivery (at most hourly).
