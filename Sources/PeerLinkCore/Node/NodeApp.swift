@@ -13,7 +13,23 @@ public struct NodeCommand: Sendable, Equatable {
 
     /// Splits `line` into words; `"a b"` is one word, and inside quotes `\"` is a quote and
     /// `\\` a backslash (so JSON with escaped quotes passes whole). Nil when a quote is not closed.
+    ///
+    /// An ASCII line (every command a scenario or a shell sends, nearly) is split on its bytes;
+    /// any other line by `Character`s, so that a quote or a space joined with a combining mark
+    /// stays the one character it is. Both give the same words for an ASCII line
+    /// (`NodeCommandLineTests`).
     public init?(line: String) {
+        // .none: not split on bytes (not ASCII, or not contiguous); .some(nil): a quote not closed.
+        let onBytes: [String]?? = line.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 < 0x80 } ? .some(Self.words(asciiLine: bytes)) : .none
+        } ?? .none
+        let words = onBytes ?? Self.words(characters: line)
+        guard let words else { return nil }
+        self.init(words: words, raw: line)
+    }
+
+    /// The words of a line by its `Character`s (nil when a quote is not closed).
+    static func words(characters line: String) -> [String]? {
         var words: [String] = []
         var current = ""
         var inQuotes = false
@@ -32,7 +48,34 @@ public struct NodeCommand: Sendable, Equatable {
         }
         if inQuotes { return nil }
         if hasWord { words.append(current) }
-        self.init(words: words, raw: line)
+        return words
+    }
+
+    /// `words(characters:)` of an ASCII line, on its bytes: in ASCII every byte is one
+    /// `Character` (a CR LF pair is one `Character`, but neither byte is a space, a quote or a
+    /// backslash, so it lands in the word unchanged).
+    static func words(asciiLine bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        let space = UInt8(ascii: " "), quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var words: [String] = []
+        var current: [UInt8] = []
+        var inQuotes = false
+        var hasWord = false
+        var escaped = false
+        func word() -> String { String(decoding: current, as: UTF8.self) }
+        for b in bytes {
+            if escaped { current.append(b); escaped = false; continue }
+            if b == backslash && inQuotes { escaped = true; continue }
+            if b == quote { inQuotes.toggle(); hasWord = true; continue }
+            if b == space && !inQuotes {
+                if hasWord { words.append(word()); current.removeAll(keepingCapacity: true); hasWord = false }
+                continue
+            }
+            current.append(b)
+            hasWord = true
+        }
+        if inQuotes { return nil }
+        if hasWord { words.append(word()) }
+        return words
     }
 
     /// The value after `--name`, if present.
