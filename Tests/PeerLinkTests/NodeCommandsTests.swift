@@ -60,6 +60,21 @@ struct NodeCommandsTests {
         #expect(engine.command(NodeCommand(line: "peek")!, now: now).text == "peek ran")
     }
 
+    /// `query PATH…` only reads: it is answered read-only (as node processes and the simulator
+    /// ask first), with the same reply the ordinary command gives, a missing value included.
+    @Test func aQueryIsAnsweredReadOnlyWithTheCommandsReply() throws {
+        let engine = try Self.engine()
+        let now: EpochMs = 1_780_000_001_000
+        for line in ["query link connected", "query count goal", "query digest", "query no such value"] {
+            let c = NodeCommand(line: line)!
+            let readOnly = engine.readOnlyCommand(c, now: now)
+            #expect(readOnly != nil, "`\(line)` is answered read-only")
+            #expect(readOnly == engine.command(c, now: now), "`\(line)`")
+        }
+        #expect(engine.readOnlyCommand(NodeCommand(line: "query no such value")!, now: now) == .error(L10n.nodeNoValue("no such value")(.en)))
+        #expect(engine.readOnlyCommand(NodeCommand(line: "status")!, now: now) == nil, "other engine commands run as commands")
+    }
+
     @Test(arguments: [AppLanguage.ja, .en])
     func helpListsEachRowsUsageAndTextInTheLanguage(language: AppLanguage) {
         let help = CommandSection.helpText([TableApp.commands.section, NodeCommands.engine], language).split(separator: "\n").map(String.init)

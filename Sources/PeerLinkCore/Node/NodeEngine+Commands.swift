@@ -21,14 +21,20 @@ extension NodeEngine {
         case "wc":
             return wcSituationCommand(c)
         case "query":
-            let path = Array(c.words.dropFirst())
-            guard let v = engineQuery(path) ?? Self.query(app: &app, ctx: &ctx, path) else {
-                return .error(L10n.nodeNoValue(path.joined(separator: " "))(ctx.language))
-            }
-            return .ok(v, text: v.jsonString())
+            return queryReply(c)
         default:
             return nil
         }
+    }
+
+    /// `query PATH…`: the engine's value at `PATH` (`engineQuery`), else the app's. It only
+    /// reads, so it is also answered read-only (`readOnlyCommand`).
+    func queryReply(_ c: NodeCommand) -> CommandReply {
+        let path = Array(c.words.dropFirst())
+        guard let v = engineQuery(path) ?? Self.query(app: &app, ctx: &ctx, path) else {
+            return .error(L10n.nodeNoValue(path.joined(separator: " "))(ctx.language))
+        }
+        return .ok(v, text: v.jsonString())
     }
 
     /// Values every node can answer: `digest`, `count COLLECTION`, `graves` (collected deletes

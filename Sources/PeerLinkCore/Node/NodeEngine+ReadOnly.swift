@@ -1,15 +1,18 @@
 
 extension NodeEngine {
-    /// Answers a command the app answers by reading only (`show SCREEN --svg`), at monotonic
-    /// time `mono`: no session clock, no timers, no batch, no frames, so asking changes nothing
-    /// about the run (the report captures screens this way). Nil when the app does not answer
-    /// `command` so; the caller then runs it as an ordinary command.
+    /// Answers a command that only reads, at monotonic time `mono`: `query PATH…`, or one the
+    /// app answers by reading only (`show SCREEN --svg`). No session clock, no timers, no
+    /// batch, no frames, so asking changes nothing about the run (the report captures screens
+    /// this way; the scenario runner's queries and checks are asked this way in both modes).
+    /// Nil when the command is not one of those; the caller then runs it as an ordinary
+    /// command.
     public func readOnlyCommand(_ command: NodeCommand, now mono: EpochMs) -> CommandReply? {
         // The app gets the time and reads the context in place (a copy of it cost more than
         // most replies); it cannot change it, and the time is put back.
         let saved = ctx.now
         ctx.now = mono + wallOffsetMs
         defer { ctx.now = saved }
+        if command.words.first == "query" { return queryReply(command) }
         return Self.readOnlyReply(app: &app, ctx: &ctx, command)
     }
 
