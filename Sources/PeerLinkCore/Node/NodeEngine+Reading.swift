@@ -43,7 +43,8 @@ extension NodeEngine {
             guard let x else { return appDeadline }
             return min(x, appDeadline ?? x)
         }
-        return (earliest(ctx.session.nextDeadline()), earliest(ctx.session.nextDeadline(includingLiveness: false)))
+        let session = ctx.session.deadlines
+        return (earliest(session.all), earliest(session.work))
     }
 
     static func linkStatus(_ ctx: inout NodeContext) -> (isConnected: Bool, isHandshaking: Bool, hasOutstanding: Bool) {

@@ -162,17 +162,26 @@ extension LinkSession {
     /// - Parameter includingLiveness: false leaves out heartbeats and the silence check, the
     ///   timers that only keep an idle healthy link alive (see `onIdleLinkTime`).
     public func nextDeadline(includingLiveness: Bool = true) -> EpochMs? {
-        var d: EpochMs? = nil
-        func consider(_ t: EpochMs) { d = min(d ?? t, t) }
+        let d = deadlines
+        return includingLiveness ? d.all : d.work
+    }
+
+    /// `nextDeadline()` (`all`) and `nextDeadline(includingLiveness: false)` (`work`) in one
+    /// pass: the simulator asks for both after every entry point.
+    public var deadlines: (all: EpochMs?, work: EpochMs?) {
+        var work: EpochMs? = nil
+        func consider(_ t: EpochMs) { work = min(work ?? t, t) }
         for h in connections.handshakes.values { consider(h.openedMs + config.handshakeTimeoutMs) }
         if let m = messages.nextDeadlineMs { consider(m) }
         if let s = refusalLog.deadline(config) { consider(s) }
-        if let up = active {
-            if let f = frameDeadline(up.liveness.frameUnderWay) { consider(f) }
-            if let t = up.liveness.deadline(includingLiveness: includingLiveness, awaitsAck: awaitsAck, config: config) { consider(t) }
-        }
         if let c = nextConnectAtMs { consider(c) }
-        return d
+        guard let up = active else { return (work, work) }
+        if let f = frameDeadline(up.liveness.frameUnderWay) { consider(f) }
+        let awaits = awaitsAck
+        if let t = up.liveness.deadline(includingLiveness: false, awaitsAck: awaits, config: config) { consider(t) }
+        // The heartbeat and silence deadlines come on top of the work's.
+        guard let beat = up.liveness.deadline(includingLiveness: true, awaitsAck: awaits, config: config) else { return (work, work) }
+        return (min(work ?? beat, beat), work)
     }
 
     /// True when nothing is queued or in flight on any channel (no outstanding user info,
