@@ -36,7 +36,7 @@ extension NodeProcess {
         }
         let reply: CommandReply
         if let cmd = NodeCommand(line: String(text)) {
-            reply = shellCommand(cmd) ?? engine.readOnlyCommand(cmd, now: now) ?? engine.command(cmd, now: now)
+            reply = shellCommand(cmd) ?? engine.readOnlyCommand(cmd, now: now) ?? engine.command(cmd, now: now, readOnlyAsked: true)
         } else {
             reply = .error(L10n.shellUnclosedQuote(String(text))(engine.ctx.language))
         }

@@ -204,9 +204,10 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// Runs an already parsed node command at the current time.
     @discardableResult
     public func command(_ role: DeviceRole, _ c: NodeCommand) -> CommandReply {
-        // As a node process does: a command that only reads is answered in place.
+        // As a node process does: a command that only reads is answered in place, with
+        // nothing to route or observe.
         if let r = role == .phone ? phone.readOnlyCommand(c, now: now) : watch.readOnlyCommand(c, now: now) { return r }
-        let r = role == .phone ? phone.command(c, now: now) : watch.command(c, now: now)
+        let r = role == .phone ? phone.command(c, now: now, readOnlyAsked: true) : watch.command(c, now: now, readOnlyAsked: true)
         route(role)
         return r
     }

@@ -140,7 +140,7 @@ func runShow<App: NodeApp>(_ cl: NodeCommandLine, role: DeviceRole, app: App, sc
         language: cl.language, now: now, seed: 1, newIncarnation: 1)
     let words = ["show"] + screen + (svg ? ["--svg"] : [])
     let command = NodeCommand(words: words, raw: words.joined(separator: " "))
-    let reply = engine.readOnlyCommand(command, now: now) ?? engine.command(command, now: now)
+    let reply = engine.readOnlyCommand(command, now: now) ?? engine.command(command, now: now, readOnlyAsked: true)
     guard reply.isOK else {
         StandardError.write("\(program): error: \(reply.text)\n")
         return 2

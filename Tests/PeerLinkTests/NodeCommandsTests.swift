@@ -58,6 +58,8 @@ struct NodeCommandsTests {
         #expect(engine.readOnlyCommand(NodeCommand(line: "peek")!, now: now) == nil, "the column declines: the command runs")
         #expect(engine.readOnlyCommand(NodeCommand(line: "ping")!, now: now) == nil, "a row without the column")
         #expect(engine.command(NodeCommand(line: "peek")!, now: now).text == "peek ran")
+        #expect(engine.command(NodeCommand(line: "peek door")!, now: now, readOnlyAsked: true).text == "peek ran",
+                "a caller that asked readOnlyCommand first: the column is not asked again")
     }
 
     /// `query PATH…` only reads: it is answered read-only (as node processes and the simulator

@@ -95,9 +95,13 @@ extension NodeEngine {
     }
 
     /// Runs a command: the engine's own (`status`, `digest`, `link`…) or the app's.
-    public func command(_ command: NodeCommand, now: EpochMs) -> CommandReply {
+    /// - Parameter readOnlyAsked: the caller asked `readOnlyCommand` first, at this time, and it
+    ///   declined (as node processes and the simulator do with every line): the app's table is
+    ///   not asked for a read-only answer a second time.
+    public func command(_ command: NodeCommand, now: EpochMs, readOnlyAsked: Bool = false) -> CommandReply {
         setNow(now)
-        var reply = engineCommand(command) ?? Self.readOnlyReply(app: &app, ctx: &ctx, command) ?? app.onCommand(command, &ctx)
+        var reply = engineCommand(command) ?? (readOnlyAsked ? nil : Self.readOnlyReply(app: &app, ctx: &ctx, command))
+            ?? app.onCommand(command, &ctx)
         if let r = performAppEffects() { reply = r }
         finish()
         return reply
