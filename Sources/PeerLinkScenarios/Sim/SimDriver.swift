@@ -29,12 +29,16 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
     /// The apps (one value for the run: what it holds outlives the apps' crashes).
     public let pair: Pair
     let options: SimOptions
-    public private(set) var network: Network?
-    public private(set) var ledger = TransferLedger()
-    public private(set) var invariants = NodeInvariants()
-    var traceTaken = 0
+    // A driver runs on its runner's thread. Each access to these variables ends before the
+    // network is called (the network calls `observe` back only from inside its own calls, and
+    // no access spans one), so they skip Swift's run-time exclusivity check, as the network's
+    // and the engine's do (docs/BENCHMARKS.md).
+    @exclusivity(unchecked) public private(set) var network: Network?
+    @exclusivity(unchecked) public private(set) var ledger = TransferLedger()
+    @exclusivity(unchecked) public private(set) var invariants = NodeInvariants()
+    @exclusivity(unchecked) var traceTaken = 0
     /// The last quiet state, valid until something is done to a node, the link or the clock.
-    var lastQuiet: QuietState?
+    @exclusivity(unchecked) var lastQuiet: QuietState?
 
     public init(pair: Pair, options: SimOptions = SimOptions()) {
         self.pair = pair
