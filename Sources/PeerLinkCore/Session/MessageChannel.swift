@@ -51,16 +51,19 @@ struct MessageChannel: Sendable {
     /// Sends `payload` on `connection` (nil: the peer app is not reachable), or fails it.
     mutating func send(_ payload: MessagePayload, replyExpected: Bool, replyTimeoutMs: Int64?, on connection: ConnectionID?,
                        now: EpochMs, out: inout MessageOutput) -> MessageID {
-        let size = Self.payloadSize(payload)
+        // The body is encoded first and the payload measured in it: walking the dictionary
+        // once more only to count its bytes cost as much as a third of the encoding.
+        let id = nextMessageID
+        let body = FrameBodies.Message(id: id, payload: payload, replyExpected: replyExpected).encode()
+        let size = FrameBodies.Message.payloadSize(inEncoded: body, id: id, payload: payload)
         guard size <= PayloadLimits.messageBytes else {
             return fail(WCError(.payloadTooLarge, "message is \(size) bytes; the limit is \(PayloadLimits.messageBytes)"), out: &out)
         }
         guard let conn = connection else {
             return fail(WCError(.notReachable, "the \(config.role.peer) app is not reachable"), out: &out)
         }
-        let id = nextMessageID
         nextMessageID += 1
-        out.send(conn, Frame(.message, FrameBodies.Message(id: id, payload: payload, replyExpected: replyExpected).encode()))
+        out.send(conn, Frame(.message, body))
         let timeoutMs = max(1, replyTimeoutMs ?? config.messageReplyTimeoutMs)
         pending.append(PendingMessage(id: id, connection: conn, deadlineMs: now + timeoutMs, replyExpected: replyExpected, timeoutMs: timeoutMs))
         return id
@@ -73,13 +76,14 @@ struct MessageChannel: Sendable {
             return .failure(WCError(.invalidParameter, "message \(id) awaits no reply"))
         }
         guard activeID == conn else { return .failure(WCError(.notReachable, "the link the message came on is gone")) }
-        let size = Self.payloadSize(reply)
+        let body = FrameBodies.Message(id: id, payload: reply, replyExpected: false).encode()
+        let size = FrameBodies.Message.payloadSize(inEncoded: body, id: id, payload: reply)
         guard size <= PayloadLimits.messageBytes else {
             let e = WCError(.messageReplyFailed, "the reply was \(size) bytes; the limit is \(PayloadLimits.messageBytes)")
             out.send(conn, Frame(.messageError, FrameBodies.MessageError(id: id, error: e).encode()))
             return .failure(WCError(.payloadTooLarge, e.reason))
         }
-        out.send(conn, Frame(.messageReply, FrameBodies.Message(id: id, payload: reply, replyExpected: false).encode()))
+        out.send(conn, Frame(.messageReply, body))
         return .success(())
     }
 
@@ -106,8 +110,17 @@ struct MessageChannel: Sendable {
     static func decodeMessage(_ frame: Frame) throws(ByteReaderError) -> (FrameBodies.Message, MessagePayload) {
         let m = try FrameBodies.Message.decode(frame.body)
         guard let payload = m.payload else { throw .malformed("a message without payload") }
-        try PayloadLimits.enforce("a message", bytes: payloadSize(payload), limit: PayloadLimits.messageBytes)
+        try enforceLimit("a message", payload, body: frame.body)
         return (m, payload)
+    }
+
+    /// Refuses a received payload whose canonical size is over the message limit. A dictionary
+    /// came as at least as many bytes as its canonical form takes (the decoder accepts no
+    /// shorter form of any value, only longer varints), so a body within the limit needs no
+    /// count. (Data is counted: its canonical form adds a length the body does not carry.)
+    static func enforceLimit(_ what: String, _ payload: MessagePayload, body: [UInt8]) throws(ByteReaderError) {
+        if case .dictionary = payload, body.count <= PayloadLimits.messageBytes { return }
+        try PayloadLimits.enforce(what, bytes: payloadSize(payload), limit: PayloadLimits.messageBytes)
     }
 
     /// A message arrived on the link `id`: a duplicate is dropped, one overtaken in transit
@@ -144,7 +157,7 @@ struct MessageChannel: Sendable {
     /// A `messageReply` frame came on `id`: the reply (or receipt) of one of our messages.
     mutating func onReply(_ frame: Frame, on id: ConnectionID, out: inout MessageOutput) throws(ByteReaderError) {
         let m = try FrameBodies.Message.decode(frame.body)
-        if let p = m.payload { try PayloadLimits.enforce("a message reply", bytes: Self.payloadSize(p), limit: PayloadLimits.messageBytes) }
+        if let p = m.payload { try Self.enforceLimit("a message reply", p, body: frame.body) }
         guard let i = pending.firstIndex(where: { $0.id == m.id && $0.connection == id }) else { return }  // late or duplicate
         let sent = pending.remove(at: i)
         switch (sent.replyExpected, m.payload) {

@@ -113,17 +113,29 @@ extension FrameBodies {
             return w.bytes
         }
 
+        /// The canonical size of `payload` (`CanonicalEncoding.encodedSize`, which the payload
+        /// limit measures), given `body`, its message's `encode()` with `id`: a dictionary's
+        /// canonical form is the body's tail, read off its length instead of counted again.
+        public static func payloadSize(inEncoded body: [UInt8], id: MessageID, payload: MessagePayload) -> Int {
+            switch payload {
+            case .dictionary: body.count - CanonicalEncoding.varintSize(id) - 1
+            case .data(let b): CanonicalEncoding.encodedSize(.data(b))
+            }
+        }
+
         public static func decode(_ body: [UInt8]) throws(ByteReaderError) -> Message {
             var r = ByteReader(body)
             let id = try r.readVarint(), flags = try r.readByte()
             guard flags & ~7 == 0 else { throw .malformed("message flags 0x\(String(flags, radix: 16))") }
-            let rest = Array(body[r.offset...])
             if flags & 4 != 0 {
-                guard rest.isEmpty, flags == 4 else { throw .malformed("a receipt carries no payload") }
+                guard r.isAtEnd, flags == 4 else { throw .malformed("a receipt carries no payload") }
                 return Message(id: id, payload: nil, replyExpected: false)
             }
-            if flags & 1 != 0 { return Message(id: id, payload: .data(rest), replyExpected: flags & 2 != 0) }
-            guard case .dictionary(let d) = try CanonicalEncoding.decode(rest) else { throw .malformed("message payload is not a dictionary") }
+            if flags & 1 != 0 { return Message(id: id, payload: .data(Array(body[r.offset...])), replyExpected: flags & 2 != 0) }
+            // Decoded in place, after the header: not copied out first.
+            let value = try CanonicalEncoding.decode(from: &r)
+            guard r.isAtEnd else { throw .malformed("\(r.remaining) trailing bytes") }
+            guard case .dictionary(let d) = value else { throw .malformed("message payload is not a dictionary") }
             return Message(id: id, payload: .dictionary(d), replyExpected: flags & 2 != 0)
         }
     }
