@@ -67,6 +67,10 @@ public struct ByteWriter: Sendable {
     public mutating func writeString(_ s: String) {
         // Copied from the string's contiguous UTF-8 at once (appending the UTF-8 view as a
         // generic collection went byte by byte).
+        // Read in place where the string is stored as UTF-8 (always, for native and small
+        // strings): `withUTF8` needs a mutable copy, a retain and a release each call.
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { writeLengthPrefixed($0) }
+        if done != nil { return }
         var s = s
         s.withUTF8 { writeLengthPrefixed($0) }
     }

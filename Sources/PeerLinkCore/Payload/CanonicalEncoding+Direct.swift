@@ -104,6 +104,13 @@ extension CanonicalEncoding {
 
         /// A varint byte count and the string's UTF-8.
         @inlinable func utf8(_ s: String) {
+            // Read in place where the string is stored as UTF-8 (always, for native and small
+            // strings): `withUTF8` needs a mutable copy, a retain and a release each call.
+            let done: Void? = s.utf8.withContiguousStorageIfAvailable { b in
+                varint(UInt64(b.count))
+                raw(b)
+            }
+            if done != nil { return }
             var s = s
             s.withUTF8 { b in
                 varint(UInt64(b.count))

@@ -101,14 +101,17 @@ public enum CanonicalEncoding {
     /// strings' prefixes differ, they order as the strings' bytes do (a zero of padding only
     /// ties with a real zero byte, and ties fall back to `utf8Less`).
     static func utf8Prefix(_ s: String) -> UInt64 {
-        var s = s
-        return s.withUTF8 { b -> UInt64 in
+        func prefix(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
             let n = min(8, b.count)
             guard n > 0 else { return 0 }
             var p: UInt64 = 0
             for i in 0..<n { p = p &<< 8 | UInt64(b[i]) }
             return p &<< UInt64(8 * (8 - n))
         }
+        // In place where the string is stored as UTF-8 (no copy, retain or release).
+        if let p = s.utf8.withContiguousStorageIfAvailable(prefix) { return p }
+        var s = s
+        return s.withUTF8(prefix)
     }
 
     /// The size of the canonical form, as the payload limits measure it: counted, not
