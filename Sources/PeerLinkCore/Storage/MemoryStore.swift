@@ -8,7 +8,7 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     // Unchecked: used by one serial owner (the simulator's loop), like the SQLite store; for
     // the same reason its variables skip Swift's run-time exclusivity check (a commit makes
     // several accesses to each; docs/BENCHMARKS.md).
-    @exclusivity(unchecked) private var tables: [StoreTable: [RowKey: [UInt8]]] = [:]
+    @exclusivity(unchecked) private var tables = Tables()
     /// Set by `corrupt()`; cleared by a reset.
     @exclusivity(unchecked) public private(set) var isCorrupt = false
     /// How many batches were committed (for tests and figures).
@@ -33,15 +33,65 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
         case table(StoreTable, previous: [RowKey: [UInt8]]?)
     }
 
-    /// A row's key bytes, hashed as one block: `[UInt8]`'s own hashing feeds the hasher byte
-    /// by byte, which was most of a commit's time. Equality and order are the bytes'.
+    /// A row's key bytes, hashed as one word: `[UInt8]`'s own hashing feeds the hasher byte
+    /// by byte, which was most of a commit's time, and even one block of bytes costs the
+    /// hasher more than a short key's FNV-1a. Equality and order are the bytes'.
     private struct RowKey: Hashable {
         var bytes: [UInt8]
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
         func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            bytes.withUnsafeBufferPointer { for b in $0 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 } }
+            hasher.combine(h)
+        }
+    }
+
+    /// The tables by name. A store has a handful, so one is found by comparing names (short
+    /// strings compare as two words) instead of hashing its name at every row written.
+    private struct Tables {
+        private var names: [StoreTable] = []
+        private var rows: [[RowKey: [UInt8]]] = []
+
+        /// The rows of `table`; nil when it has none yet or was cleared. Setting nil removes it.
+        subscript(table: StoreTable) -> [RowKey: [UInt8]]? {
+            get { index(table).map { rows[$0] } }
+            set {
+                if let i = index(table) {
+                    if let newValue { rows[i] = newValue } else { names.remove(at: i); rows.remove(at: i) }
+                } else if let newValue {
+                    names.append(table)
+                    rows.append(newValue)
+                }
+            }
+        }
+
+        /// Sets one row (nil removes it), creating the table when needed; returns what it held.
+        @discardableResult
+        mutating func set(_ table: StoreTable, _ key: RowKey, _ value: [UInt8]?) -> [UInt8]? {
+            let i: Int
+            if let found = index(table) {
+                i = found
+            } else {
+                guard value != nil else { return nil }
+                names.append(table)
+                rows.append([:])
+                i = names.count - 1
+            }
+            if let value { return rows[i].updateValue(value, forKey: key) }
+            return rows[i].removeValue(forKey: key)
+        }
+
+        /// One row's value.
+        func row(_ table: StoreTable, _ key: RowKey) -> [UInt8]? {
+            guard let i = index(table) else { return nil }
+            return rows[i][key]
+        }
+
+        private func index(_ table: StoreTable) -> Int? {
+            for i in names.indices where names[i] == table { return i }
+            return nil
         }
     }
 
@@ -56,15 +106,11 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
         for w in batch.writes {
             switch w {
             case .put(let t, let k, let v):
-                if journaling {
-                    let old = tables[t, default: [:]].updateValue(v, forKey: RowKey(k))
-                    undo.append(.row(t, key: k, previous: old))
-                } else {
-                    tables[t, default: [:]][RowKey(k)] = v
-                }
+                let old = tables.set(t, RowKey(k), v)
+                if journaling { undo.append(.row(t, key: k, previous: old)) }
                 bytesWritten += k.count + v.count
             case .delete(let t, let k):
-                let old = tables[t]?.removeValue(forKey: RowKey(k))
+                let old = tables.set(t, RowKey(k), nil)
                 if journaling { undo.append(.row(t, key: k, previous: old)) }
             case .clear(let t):
                 if journaling { undo.append(.table(t, previous: tables[t])) }
@@ -84,7 +130,7 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
 
     public func get(_ table: StoreTable, _ key: [UInt8]) throws -> [UInt8]? {
         if isCorrupt { throw StoreCorruption(reason: "memory store marked corrupt") }
-        return tables[table]?[RowKey(key)]
+        return tables.row(table, RowKey(key))
     }
 
     /// Simulates damage to the file: the next open finds it corrupt.
@@ -92,7 +138,7 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
 
     /// Empties the store, as quarantining a corrupt file and starting anew does.
     public func reset() {
-        tables = [:]
+        tables = Tables()
         isCorrupt = false
         journal = []
         journalStart = 0
@@ -117,7 +163,7 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
             for entry in undo.reversed() {
                 switch entry {
                 case .row(let t, let k, let previous):
-                    if let p = previous { tables[t, default: [:]][RowKey(k)] = p } else { tables[t]?[RowKey(k)] = nil }
+                    tables.set(t, RowKey(k), previous)
                 case .table(let t, let previous):
                     tables[t] = previous
                 }
