@@ -127,17 +127,35 @@ public struct RecordEntry: Hashable, Sendable {
 
     /// The registers by name.
     public var fields: [String: Register] {
-        Dictionary(uniqueKeysWithValues: registers.map { ($0.name, $0.register) })
+        var d: [String: Register] = [:]
+        d.reserveCapacity(registers.count)
+        for f in registers { d[f.name] = f.register }
+        return d
     }
 
-    /// The field values by name.
+    /// The field values by name (built in place: no array of pairs first).
     public var values: [String: PlistValue] {
-        Dictionary(uniqueKeysWithValues: registers.map { ($0.name, $0.register.value) })
+        var d: [String: PlistValue] = [:]
+        d.reserveCapacity(registers.count)
+        for f in registers { d[f.name] = f.register.value }
+        return d
+    }
+
+    /// Makes room for `n` registers in all, so that writing a new record's fields one by one
+    /// does not grow the array several times.
+    mutating func reserveRegisters(_ n: Int) {
+        if registers.capacity < n { registers.reserveCapacity(n) }
     }
 
     /// Sets field `name`'s register, keeping the names sorted.
     public mutating func write(_ name: String, _ reg: Register) {
         if reg.seq > maxSeq { maxSeq = reg.seq }
+        // A name after the last one (fields merged or built in name order): appended after
+        // one comparison, instead of comparing it with every name before.
+        if registers.isEmpty || CanonicalEncoding.utf8Less(registers[registers.count - 1].name, name) {
+            registers.append(FieldRegister(name: name, register: reg))
+            return
+        }
         var i = 0
         while i < registers.count {
             if registers[i].name == name {

@@ -51,6 +51,7 @@ extension ReplicaState {
             return false
         }
         let s = existing ?? makeSlot(r.key)
+        if existing == nil { slots[s].entry.reserveRegisters(r.fields.count) }
         var bumped = false
         for f in r.fields {
             if let mine = slots[s].entry[f.name], !mine.isBeaten(by: f.value, stamp: f.stamp) { continue }

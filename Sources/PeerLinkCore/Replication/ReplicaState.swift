@@ -159,6 +159,7 @@ public struct ReplicaState: Sendable {
         guard !values.isEmpty else { return .success(stamp) }
         let slot = slotIndex(of: key) ?? makeSlot(key)
         seq &+= 1
+        if slots[slot].entry.registers.isEmpty { slots[slot].entry.reserveRegisters(values.count) }
         for (name, value) in values { slots[slot].entry.write(name, Register(value: value, stamp: stamp, seq: seq)) }
         touch(slot)
         return .success(stamp)
