@@ -23,7 +23,11 @@ public struct WriteBatch: Sendable, Equatable {
     public var writes: [StoreWrite] = []
     public init() {}
     public var isEmpty: Bool { writes.isEmpty }
-    public mutating func put(_ table: StoreTable, _ key: [UInt8], _ value: [UInt8]) { writes.append(.put(table, key: key, value: value)) }
+    public mutating func put(_ table: StoreTable, _ key: [UInt8], _ value: [UInt8]) {
+        // Room for a few at the first: an event's batch would otherwise grow 1, 2, 4.
+        if writes.capacity == 0 { writes.reserveCapacity(4) }
+        writes.append(.put(table, key: key, value: value))
+    }
     public mutating func delete(_ table: StoreTable, _ key: [UInt8]) { writes.append(.delete(table, key: key)) }
     public mutating func clear(_ table: StoreTable) { writes.append(.clear(table)) }
     public mutating func append(_ other: WriteBatch) { writes.append(contentsOf: other.writes) }
