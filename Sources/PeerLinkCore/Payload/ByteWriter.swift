@@ -1,29 +1,91 @@
 /// Appends integers and byte strings to a growing buffer; the building block of every encoder.
-public struct ByteWriter: Sendable {
-    public private(set) var bytes: [UInt8]
+///
+/// The bytes live in one buffer that the writer writes through a pointer: appending to an
+/// array (a uniqueness and capacity check per byte, the generic path for each string) was
+/// most of what encoding a record cost. A copied writer shares the buffer until either writes
+/// (copy on write, as an array), and `bytes` copies the written bytes out.
+public struct ByteWriter: @unchecked Sendable {
+    // Unchecked: the buffer is written only through a writer that holds the only reference
+    // to it (`room` copies it otherwise), so no two writers ever write the same bytes.
+    private var storage: ManagedBuffer<Void, UInt8>
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes were written.
+    public private(set) var count = 0
 
     public init(capacity: Int = 64) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        let s = ManagedBuffer<Void, UInt8>.create(minimumCapacity: Swift.max(16, capacity)) { _ in }
+        storage = s
+        base = s.withUnsafeMutablePointerToElements { $0 }
+        self.capacity = s.capacity
     }
 
-    public var count: Int { bytes.count }
+    /// The bytes written so far.
+    public var bytes: [UInt8] {
+        withExtendedLifetime(storage) { Array(UnsafeBufferPointer(start: base, count: count)) }
+    }
 
-    public mutating func writeByte(_ b: UInt8) { bytes.append(b) }
-    public mutating func writeBytes<C: Collection>(_ b: C) where C.Element == UInt8 { bytes.append(contentsOf: b) }
+    /// The bytes written so far, in place (valid only inside `body`).
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(storage) { try body(UnsafeRawBufferPointer(start: base, count: count)) }
+    }
+
+    /// The address to write `n` more bytes at, in a buffer this writer alone holds.
+    @inline(__always)
+    private mutating func room(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(count &+ n > capacity || !isKnownUniquelyReferenced(&storage)) { grow(n) }
+        return base + count
+    }
+
+    @inline(never)
+    private mutating func grow(_ n: Int) {
+        let needed = count + n
+        let s = ManagedBuffer<Void, UInt8>.create(minimumCapacity: needed > capacity ? Swift.max(capacity * 2, needed) : capacity) { _ in }
+        let p = s.withUnsafeMutablePointerToElements { $0 }
+        withExtendedLifetime(storage) { p.initialize(from: base, count: count) }
+        storage = s
+        base = p
+        capacity = s.capacity
+    }
+
+    /// Appends `b`'s bytes.
+    @inline(__always)
+    private mutating func raw(_ b: UnsafeBufferPointer<UInt8>) {
+        guard let src = b.baseAddress, b.count > 0 else { return }
+        room(b.count).initialize(from: src, count: b.count)
+        count += b.count
+    }
+
+    public mutating func writeByte(_ b: UInt8) {
+        room(1).pointee = b
+        count += 1
+    }
+
+    public mutating func writeBytes<C: Collection>(_ b: C) where C.Element == UInt8 {
+        let done: Void? = b.withContiguousStorageIfAvailable { raw($0) }
+        if done != nil { return }
+        let n = b.count
+        let p = room(n)
+        var i = 0
+        for x in b {
+            p[i] = x
+            i += 1
+        }
+        count += n
+    }
 
     /// Unsigned LEB128.
     public mutating func writeVarint(_ value: UInt64) {
-        if value < 0x80 {
-            bytes.append(UInt8(value))
-            return
-        }
+        let p = room(10)
         var v = value
+        var i = 0
         while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            p[i] = UInt8(truncatingIfNeeded: v) | 0x80
+            i += 1
             v >>= 7
         }
-        bytes.append(UInt8(v))
+        p[i] = UInt8(v)
+        count += i + 1
     }
 
     /// Zigzag then LEB128, so small negative numbers stay short.
@@ -36,43 +98,42 @@ public struct ByteWriter: Sendable {
     public static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
 
     public mutating func writeUInt16BE(_ v: UInt16) {
-        bytes.append(UInt8(v >> 8)); bytes.append(UInt8(truncatingIfNeeded: v))
+        let p = room(2)
+        p[0] = UInt8(v >> 8)
+        p[1] = UInt8(truncatingIfNeeded: v)
+        count += 2
     }
 
     public mutating func writeUInt32BE(_ v: UInt32) {
-        appendBytes(of: v.bigEndian)
+        UnsafeMutableRawPointer(room(4)).storeBytes(of: v.bigEndian, as: UInt32.self)
+        count += 4
     }
 
     public mutating func writeUInt64BE(_ v: UInt64) {
-        appendBytes(of: v.bigEndian)
-    }
-
-    /// The bytes of an integer, as a typed buffer: appending the raw buffer went byte by byte.
-    private mutating func appendBytes<T: FixedWidthInteger>(of value: T) {
-        var value = value
-        withUnsafePointer(to: &value) { p in
-            p.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout<T>.size) {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: MemoryLayout<T>.size))
-            }
-        }
+        UnsafeMutableRawPointer(room(8)).storeBytes(of: v.bigEndian, as: UInt64.self)
+        count += 8
     }
 
     /// A length-prefixed (varint) byte string.
     public mutating func writeLengthPrefixed<C: Collection>(_ b: C) where C.Element == UInt8 {
         writeVarint(UInt64(b.count))
-        bytes.append(contentsOf: b)
+        writeBytes(b)
     }
 
     /// A length-prefixed UTF-8 string.
     public mutating func writeString(_ s: String) {
-        // Copied from the string's contiguous UTF-8 at once (appending the UTF-8 view as a
-        // generic collection went byte by byte).
-        // Read in place where the string is stored as UTF-8 (always, for native and small
-        // strings): `withUTF8` needs a mutable copy, a retain and a release each call.
-        let done: Void? = s.utf8.withContiguousStorageIfAvailable { writeLengthPrefixed($0) }
+        // Copied from the string's contiguous UTF-8 at once, read in place where it is stored
+        // as UTF-8 (always, for native and small strings).
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { b in
+            writeVarint(UInt64(b.count))
+            raw(b)
+        }
         if done != nil { return }
         var s = s
-        s.withUTF8 { writeLengthPrefixed($0) }
+        s.withUTF8 { b in
+            writeVarint(UInt64(b.count))
+            raw(b)
+        }
     }
 }
 

@@ -22,7 +22,7 @@ extension ReplicaSync {
         var w = ByteWriter(capacity: 24)
         w.writeUInt64BE(persistent.incarnation)
         w.writeBytes(Array("rolled back".utf8))
-        h.update(w.bytes)
+        w.withUnsafeBytes { h.update($0) }
         let next = h.finish().prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } | 1
         storeWasReset(newIncarnation: next)
         persistent.sendWholeRecords = true
