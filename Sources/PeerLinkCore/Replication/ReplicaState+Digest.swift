@@ -14,9 +14,15 @@ extension ReplicaState {
     public func digest() -> [UInt8] {
         var h = SHA256()
         var w = ByteWriter(capacity: 4096)
-        let live = slots.filter { $0.isUsed && $0.entry.isLive }.sorted { $0.key < $1.key }
+        // Positions sorted, not copies of the slots (each copy retained and released a key
+        // and a record); the slots are read in place.
+        var live: [Int] = []
+        live.reserveCapacity(slots.count)
+        for i in slots.indices where slots[i].isUsed && slots[i].entry.isLive { live.append(i) }
+        slots.withUnsafeBufferPointer { b in live.sort { b[$0].key < b[$1].key } }
         w.writeVarint(UInt64(live.count))
-        for s in live {
+        for i in live {
+            let s = slots[i]
             w.writeString(s.key.collection)
             w.writeString(s.key.id)
             w.writeVarint(UInt64(s.entry.registers.count))
@@ -28,11 +34,11 @@ extension ReplicaState {
                 CanonicalEncoding.encode(f.register.value, into: &w)
             }
             if w.count > 1 << 16 {
-                h.update(w.bytes)
+                w.withUnsafeBytes { h.update($0) }
                 w = ByteWriter(capacity: 4096)
             }
         }
-        h.update(w.bytes)
+        w.withUnsafeBytes { h.update($0) }
         return h.finish()
     }
 
