@@ -195,18 +195,27 @@ public struct ByteReader: Sendable {
     }
 
     public mutating func readUInt16BE() throws(ByteReaderError) -> UInt16 {
-        let s = try readBytes(2)
-        return UInt16(s[s.startIndex]) << 8 | UInt16(s[s.startIndex + 1])
+        UInt16(truncatingIfNeeded: try readBigEndian(2))
     }
 
     public mutating func readUInt32BE() throws(ByteReaderError) -> UInt32 {
-        let s = try readBytes(4)
-        return s.reduce(0) { $0 << 8 | UInt32($1) }
+        UInt32(truncatingIfNeeded: try readBigEndian(4))
     }
 
     public mutating func readUInt64BE() throws(ByteReaderError) -> UInt64 {
-        let s = try readBytes(8)
-        return s.reduce(0) { $0 << 8 | UInt64($1) }
+        try readBigEndian(8)
+    }
+
+    /// `n` (at most 8) bytes as a big-endian integer, read in place (no slice of the array).
+    private mutating func readBigEndian(_ n: Int) throws(ByteReaderError) -> UInt64 {
+        guard n <= remaining else { throw .truncated }
+        let start = offset
+        offset += n
+        return bytes.withUnsafeBufferPointer { b in
+            var v: UInt64 = 0
+            for i in start..<start + n { v = v << 8 | UInt64(b[i]) }
+            return v
+        }
     }
 
     /// A varint length then that many bytes; the length is checked against what is left.
@@ -217,10 +226,16 @@ public struct ByteReader: Sendable {
     }
 
     public mutating func readString() throws(ByteReaderError) -> String {
-        let raw = try readLengthPrefixed()
+        // As `readLengthPrefixed`, read in place: a slice of the array retained and released
+        // each string.
+        let n = try readVarint()
+        guard n <= UInt64(remaining) else { throw .lengthTooLarge(n) }
+        let start = offset, count = Int(n)
+        offset += count
         // ASCII is valid UTF-8 as it stands: most strings (keys, ids) are, and checking that is
         // far cheaper than the general validation, which was a twentieth of the simulator's time.
-        let string = raw.withUnsafeBufferPointer { b -> String? in
+        let string = bytes.withUnsafeBufferPointer { all -> String? in
+            let b = UnsafeBufferPointer(rebasing: all[start..<start + count])
             var ascii = true
             for byte in b where byte >= 0x80 { ascii = false; break }
             return ascii ? String(decoding: b, as: UTF8.self) : String(validating: b, as: UTF8.self)

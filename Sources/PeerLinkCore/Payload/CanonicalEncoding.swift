@@ -174,8 +174,7 @@ public enum CanonicalEncoding {
         case .dictionary:
             let n = try r.readVarint()
             guard n <= UInt64(r.remaining) / 2 else { throw .lengthTooLarge(n) }
-            var dict: [String: PlistValue] = [:]
-            dict.reserveCapacity(Int(n))
+            var dict = [String: PlistValue](minimumCapacity: Int(n))
             var previous: String? = nil
             for _ in 0..<n {
                 let key = try r.readString()
