@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A `KeyValueStore` in memory, for the deterministic simulator and tests.
 ///
 /// It outlives the node that uses it, so a simulated `kill -9` (dropping the node) keeps
@@ -45,6 +51,14 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             bytes.withUnsafeBufferPointer { for b in $0 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 } }
             hasher.combine(h)
+        }
+
+        /// The same bytes, compared as one block (an array's `==` goes element by element).
+        static func == (a: RowKey, b: RowKey) -> Bool {
+            guard a.bytes.count == b.bytes.count else { return false }
+            return a.bytes.withUnsafeBytes { x in
+                b.bytes.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+            }
         }
     }
 
