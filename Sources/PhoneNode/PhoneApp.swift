@@ -17,9 +17,9 @@ public struct PhoneApp: NodeApp {
     public static let replicaSchema = ReplicaSchema.fitnessAndCountdown
     /// The app's durable state (mirrored into the node's local table by `save`).
     var state = PhoneState()
-    /// The state as the local table holds it since the last `save` (nil before the launch's
-    /// first save): `save` encodes only the parts that differ from it.
-    var saved: PhoneState?
+    /// False before the launch's first `save`, which checks every part; later saves check
+    /// the parts written since the one before (`PhoneState.touched`).
+    var hasSaved = false
     /// Today in the device's time zone and the next local midnight (not durable: recomputed
     /// when the day or the zone changes), so timers and deadlines need no calendar arithmetic.
     var dayWindow: LocalDayWindow?
@@ -42,7 +42,7 @@ public struct PhoneApp: NodeApp {
     public mutating func onLaunch(_ ctx: inout NodeContext) {
         let (loaded, problems) = PhoneState.decode(ctx.local.dictionary)
         state = loaded
-        saved = nil
+        hasSaved = false
         for key in problems { ctx.log(.warning, "phone state '\(key)' did not decode; it starts from its default") }
         if state.auth.requestedMs == nil {
             state.auth.requestedMs = ctx.now
@@ -237,18 +237,21 @@ public struct PhoneApp: NodeApp {
 
     /// Writes the parts of the state that changed into the node's local table.
     ///
-    /// Only the parts that differ from `saved` are encoded (the first save after launch
-    /// checks them all), and of those only the ones whose encoding differs from the stored
-    /// value are written: most events (a live-metrics message, a tick) change one or two
-    /// small parts, and encoding the whole state on each was most of the phone's time.
+    /// Only the parts written since the last save (`PhoneState.touched`) are encoded (the
+    /// first save after launch checks them all), and of those only the ones whose encoding
+    /// differs from the stored value are written: most events (a live-metrics message, a
+    /// tick) change one or two small parts, and encoding the whole state on each was most of
+    /// the phone's time.
     mutating func save(_ ctx: inout NodeContext) {
-        let keys = saved.map { state.changedKeys(since: $0) } ?? PhoneState.Key.all
-        for key in keys {
+        let parts = hasSaved ? state.touched.parts : PhoneState.Parts.all
+        hasSaved = true
+        if parts.isEmpty { return }
+        for (i, key) in PhoneState.Key.all.enumerated() where parts.contains(PhoneState.Parts(rawValue: 1 << i)) {
             // `live` and `link` change with nearly every event: stored as bytes written from
             // their fields, compared as bytes, never built as values.
-            let bytes: [UInt8]? = switch key {
-            case PhoneState.Key.live: state.live?.canonicalBytes
-            case PhoneState.Key.link: state.link.canonicalBytes
+            let bytes: [UInt8]? = switch PhoneState.Parts(rawValue: 1 << i) {
+            case .live: state.live?.canonicalBytes
+            case .link: state.link.canonicalBytes
             default: nil
             }
             if let bytes {
@@ -260,6 +263,6 @@ public struct PhoneApp: NodeApp {
             guard ctx.local[key] != value else { continue }
             ctx.setLocal(key, value)
         }
-        saved = state
+        state.clearTouched()
     }
 }

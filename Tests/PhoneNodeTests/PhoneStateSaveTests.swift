@@ -36,4 +36,39 @@ struct PhoneStateSaveTests {
         try p.restart()
         Self.expectStoredStateMatches(p, after: "restart")
     }
+
+    /// The same through the watch's traffic, which the phone saves from `onLinkEvent` (the
+    /// live workout and the link counters after every message) and `onReplicaMerged`.
+    @Test func theLocalTableHoldsTheWholeStateAfterEveryLinkEvent() throws {
+        let net = try makePhoneNetwork(seed: 31, start: F.local("Asia/Tokyo", 2026, 6, 1, 8))
+        func expectStoredStateMatches(after step: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let local = net.phone.ctx.local.dictionary
+            let stored = local.filter { PhoneState.Key.all.contains($0.key) }
+            #expect(stored == net.phone.app.state.encoded(), "after \(step): the local table differs from the state", sourceLocation: sourceLocation)
+            #expect(PhoneState.decode(local).1.isEmpty, "after \(step)", sourceLocation: sourceLocation)
+        }
+        expectStoredStateMatches(after: "launch")
+        let steps = [
+            "session on",
+            #"message {"type": "workout.liveMetrics", "workoutID": "w1", "state": "running", "heartRateBpm": 150, "startMs": 1}"#,
+            #"message {"type": "workout.liveMetrics", "workoutID": "w1", "state": "running", "heartRateBpm": 151, "hrCount": 2, "energyKcal": 1.5, "elapsedMs": 2000, "atMs": 3, "location": "outdoor", "activity": "cycling", "startMs": 1}"#,
+            #"message {"type": "workout.liveMetrics", "workoutID": "w1", "state": "paused", "startMs": 1}"#,
+            #"message {"type": "workout.liveMetrics", "state": "nonsense"}"#,
+            #"message {"type": "something else"}"#,
+            #"message {"type": "workout.mirroringStopped", "workoutID": "w1"}"#,
+            "sample steps 500 1 2", "sample heartRate 70 3 4", "workout w1 ended 1", "samplefile w1 3",
+            #"message {"type": "workout.liveMetrics", "workoutID": "w2", "state": "running"}"#,
+            "session off",
+        ]
+        for line in steps {
+            net.onWatch(line)
+            expectStoredStateMatches(after: line)
+        }
+        let live = net.phone.app.state.live, link = net.phone.app.state.link
+        try net.crash(.phone)
+        #expect(net.runUntilQuiet())
+        #expect(net.phone.app.state.live == live, "the live workout survives a crash")
+        #expect(net.phone.app.state.link.messagesReceived == link.messagesReceived, "the link counters survive a crash")
+        expectStoredStateMatches(after: "crash")
+    }
 }
