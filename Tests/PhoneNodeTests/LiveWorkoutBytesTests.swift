@@ -20,6 +20,19 @@ import Testing
             #expect(live.canonicalBytes == CanonicalEncoding.encode(live.plistValue), "mask \(mask)")
         }
     }
+
+    /// Long strings (multi-byte lengths) and extreme numbers: the writer's buffer is sized
+    /// from the strings, and the bytes still match.
+    @Test func bytesMatchWithLongStringsAndExtremeNumbers() throws {
+        let long = String(repeating: "長い", count: 200) + "é"
+        let fields: PlistValue = [
+            "state": .string("paused"), "location": .string(long), "workoutID": .string(long + "x"),
+            "startMs": .int(.min), "elapsedMs": .int(.max), "heartRateBpm": .double(-.infinity), "hrCount": .int(Int64(Int32.max)),
+            "energyKcal": .double(.leastNonzeroMagnitude), "atMs": .int(-1),
+        ]
+        let live = try #require(LiveWorkout(fields: fields, receivedMs: .max))
+        #expect(live.canonicalBytes == CanonicalEncoding.encode(live.plistValue))
+    }
 }
 
 /// The stored link state's bytes, written straight from its fields, are the canonical
@@ -38,6 +51,13 @@ import Testing
         #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
         s.lastFile = .init(name: "w.samples.plist", path: "files/w", bytes: 1234, atMs: 99, workoutID: "w", sampleCount: 3600, error: "mismatch")
         s.lastLinkError = nil
+        #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
+        // Long strings, many pending starts, extreme counters.
+        let long = String(repeating: "ü", count: 700)
+        s.pendingStarts = (0..<300).map { .init(messageID: UInt64($0) << 50, activity: .walking, startMs: .min + Int64($0)) }
+        s.lastLinkError = long; s.lastStartVia = long + "v"; s.lastStartResult = "error: " + long
+        s.messagesReceived = .max; s.messagesSent = .min
+        s.lastFile = .init(name: long, path: long + "/p", bytes: .max, atMs: .min, workoutID: long, sampleCount: .max, error: long)
         #expect(s.canonicalBytes == CanonicalEncoding.encode(s.plistValue))
     }
 }
