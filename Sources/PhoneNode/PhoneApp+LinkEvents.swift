@@ -17,7 +17,7 @@ extension PhoneApp {
         case .didReceiveMessage(let m):
             state.link.messagesReceived += 1
             let reply = onWatchMessage(m.payload, &ctx)
-            if m.replyExpected, case .failure(let e) = ctx.replyToMessage(m.id, with: .dictionary(reply)) {
+            if m.replyExpected, case .failure(let e) = ctx.replyToMessage(m.id, with: .dictionary(reply.dictionary)) {
                 state.link.recordLinkError(e.code.name)
             }
         case .didReceiveMessageReply(let id, let payload):
@@ -53,19 +53,40 @@ extension PhoneApp {
         }
     }
 
+    /// The phone's answer to a message from the watch (sent when a reply is expected, so
+    /// the dictionary is built only then).
+    enum WatchMessageReply: Equatable {
+        case ok
+        case error(String)
+
+        /// `["ok": true]` or `["error": text]`.
+        var dictionary: [String: PlistValue] {
+            switch self {
+            case .ok: ["ok": true]
+            case .error(let text): ["error": .string(text)]
+            }
+        }
+    }
+
     /// A message from the watch: live metrics or the end of mirroring. The reply (when one
     /// is expected) is `["ok": true]` or `["error": text]`.
-    mutating func onWatchMessage(_ payload: MessagePayload, _ ctx: inout NodeContext) -> [String: PlistValue] {
-        guard case .dictionary(let d) = payload else { return ["error": "the phone takes dictionary messages only"] }
-        switch d["type"]?.stringValue {
+    mutating func onWatchMessage(_ payload: MessagePayload, _ ctx: inout NodeContext) -> WatchMessageReply {
+        guard case .dictionary(let d) = payload else { return .error("the phone takes dictionary messages only") }
+        // A message of the live wire shape's keys only (every live-metrics message) is read
+        // in one pass; anything else by name.
+        let fields = LiveWorkout.Fields(d)
+        let type = if let fields { fields.type } else { d["type"]?.stringValue }
+        switch type {
         case LiveWorkout.metricsType?:
-            return onLivePayload(.dictionary(d), &ctx) ? ["ok": true] : ["error": "live metrics without a known state"]
+            let live = if let fields { LiveWorkout(fields, receivedMs: ctx.now) } else { LiveWorkout(fields: .dictionary(d), receivedMs: ctx.now) }
+            return onLive(live, payload: .dictionary(d), &ctx) ? .ok : .error("live metrics without a known state")
         case LiveWorkout.stoppedType?:
-            endLiveWorkout(id: d["workoutID"]?.stringValue, &ctx)
-            return ["ok": true]
+            let id = if let fields { fields.workoutID } else { d["workoutID"]?.stringValue }
+            endLiveWorkout(id: id, &ctx)
+            return .ok
         default:
             ctx.log(.debug, "ignored a message from the watch: \(PlistValue.dictionary(d).logSummary())")
-            return ["error": "unknown message"]
+            return .error("unknown message")
         }
     }
 

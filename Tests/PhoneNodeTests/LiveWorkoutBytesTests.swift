@@ -21,6 +21,45 @@ import Testing
         }
     }
 
+    /// A message of the wire shape's keys only is read in one pass (`LiveWorkout.Fields`);
+    /// with any other key, field by field by name. Both read every field alike, whatever
+    /// its type, with every combination of the fields.
+    @Test func theOnePassReadingEqualsTheReadingByName() throws {
+        let values: [String: [PlistValue]] = [
+            "type": [.string(LiveWorkout.metricsType), .int(1)],
+            "state": [.string("running"), .string("paused"), .string("bogus"), .int(2)],
+            "activity": [.string("running"), .string("cycling"), .string("swimming"), .bool(true)],
+            "location": [.string("indoor"), .int(3)],
+            "workoutID": [.string("w-1"), .double(1)],
+            "startMs": [.int(-5), .double(2.0), .double(2.5)],
+            "elapsedMs": [.int(1 << 40), .string("x")],
+            "heartRateBpm": [.double(.nan), .int(140)],
+            "hrCount": [.int(3_600), .double(7)],
+            "energyKcal": [.double(-0.0), .int(12)],
+            "atMs": [.int(1_780_000_000_000), .bool(false)],
+            "receivedMs": [.int(9)],
+        ]
+        let keys = values.keys.sorted()
+        var checked = 0
+        for mask in 0..<(1 << keys.count) {
+            var d: [String: PlistValue] = [:]
+            for (i, k) in keys.enumerated() where mask & (1 << i) != 0 {
+                let options = try #require(values[k])
+                d[k] = options[(mask >> 3 + i) % options.count]
+            }
+            #expect(LiveWorkout.Fields(d) != nil, "only known keys")
+            let onePass = LiveWorkout(fields: .dictionary(d), receivedMs: 42)
+            var other = d
+            other["unknownKey"] = .int(0)
+            #expect(LiveWorkout.Fields(other) == nil, "an unknown key")
+            let byName = LiveWorkout(fields: .dictionary(other), receivedMs: 42)
+            #expect(onePass?.canonicalBytes == byName?.canonicalBytes, "mask \(mask)")
+            #expect((onePass == nil) == (byName == nil), "mask \(mask)")
+            checked += 1
+        }
+        #expect(checked == 1 << keys.count)
+    }
+
     /// Long strings (multi-byte lengths) and extreme numbers: the writer's buffer is sized
     /// from the strings, and the bytes still match.
     @Test func bytesMatchWithLongStringsAndExtremeNumbers() throws {

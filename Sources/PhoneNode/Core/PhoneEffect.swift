@@ -105,6 +105,15 @@ public struct LiveWorkout: Sendable, Equatable {
     /// Reads a live-metrics message (or the stored form, which adds `receivedMs`); nil when
     /// `state` is missing or unknown. `type` is not checked here.
     public init?(fields p: PlistValue, receivedMs: EpochMs) {
+        if case .dictionary(let d) = p, let fields = Fields(d) {
+            self.init(fields, receivedMs: receivedMs)
+        } else {
+            self.init(byName: p, receivedMs: receivedMs)
+        }
+    }
+
+    /// `init(fields:receivedMs:)` looking each field up by its name.
+    private init?(byName p: PlistValue, receivedMs: EpochMs) {
         guard let s = p["state"]?.stringValue.flatMap(WorkoutSessionState.init(rawValue:)) else { return nil }
         state = s
         activity = p["activity"]?.stringValue.flatMap(WorkoutActivityType.init(rawValue:)) ?? .running
@@ -117,6 +126,88 @@ public struct LiveWorkout: Sendable, Equatable {
         energyKcal = p["energyKcal"]?.doubleValue
         atMs = p["atMs"]?.intValue
         self.receivedMs = receivedMs
+    }
+
+    /// `init(fields:receivedMs:)` from a message read by `Fields` (the same reading as
+    /// through `PlistValue`'s subscript and typed accessors).
+    init?(_ f: Fields, receivedMs: EpochMs) {
+        guard let s = f.state else { return nil }
+        state = s
+        activity = f.activity ?? .running
+        location = f.location
+        workoutID = f.workoutID
+        startMs = f.startMs
+        elapsedMs = f.elapsedMs
+        heartRateBpm = f.heartRateBpm
+        heartRateCount = f.hrCount.map { Int($0) }
+        energyKcal = f.energyKcal
+        atMs = f.atMs
+        self.receivedMs = receivedMs
+    }
+
+    /// The fields of a live-metrics message (or of its stored form) read in one pass over the
+    /// dictionary, typed as `init(fields:receivedMs:)` reads them: a key is told by its
+    /// length and then compared with at most two names, where looking each name up hashed it
+    /// (ten lookups a message, ~400 instructions each).
+    struct Fields {
+        /// `type` as a string.
+        var type: String?
+        /// nil when missing or not a state's name.
+        var state: WorkoutSessionState?
+        /// nil when missing or not an activity's name.
+        var activity: WorkoutActivityType?
+        var location: String?
+        var workoutID: String?
+        var startMs: Int64?
+        var elapsedMs: Int64?
+        var heartRateBpm: Double?
+        var hrCount: Int64?
+        var energyKcal: Double?
+        var atMs: Int64?
+
+        /// nil when a key is none of the wire shape's (nor `receivedMs`): the caller then
+        /// reads the dictionary by name, so every key equal to a name (`==`, as the
+        /// dictionary's lookup) is found whatever its bytes.
+        init?(_ d: [String: PlistValue]) {
+            for (key, value) in d {
+                switch key.utf8.count {
+                case 4:
+                    if key == "type" { type = value.stringValue } else if key == "atMs" { atMs = value.intValue } else { return nil }
+                case 5:
+                    guard key == "state" else { return nil }
+                    state = value.stringValue.flatMap(LiveWorkout.sessionState)
+                case 7:
+                    if key == "startMs" { startMs = value.intValue } else if key == "hrCount" { hrCount = value.intValue } else { return nil }
+                case 8:
+                    if key == "activity" {
+                        activity = value.stringValue.flatMap(LiveWorkout.activityType)
+                    } else if key == "location" {
+                        location = value.stringValue
+                    } else {
+                        return nil
+                    }
+                case 9:
+                    if key == "workoutID" { workoutID = value.stringValue } else if key == "elapsedMs" { elapsedMs = value.intValue } else { return nil }
+                case 10:
+                    if key == "energyKcal" { energyKcal = value.doubleValue } else if key != "receivedMs" { return nil }
+                case 12:
+                    guard key == "heartRateBpm" else { return nil }
+                    heartRateBpm = value.doubleValue
+                default:
+                    return nil
+                }
+            }
+        }
+    }
+
+    /// `WorkoutSessionState(rawValue:)`, the state of nearly every message tried first.
+    static func sessionState(_ s: String) -> WorkoutSessionState? {
+        s == WorkoutSessionState.running.rawValue ? .running : WorkoutSessionState(rawValue: s)
+    }
+
+    /// `WorkoutActivityType(rawValue:)`, running tried first.
+    static func activityType(_ s: String) -> WorkoutActivityType? {
+        s == WorkoutActivityType.running.rawValue ? .running : WorkoutActivityType(rawValue: s)
     }
 
     /// True while the workout keeps the watch busy (prepared, running or paused).
