@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PeerLinkCore
 import FitnessDomain
 import CountdownDomain
@@ -20,6 +25,11 @@ public struct PhoneApp: NodeApp {
     /// False before the launch's first `save`, which checks every part; later saves check
     /// the parts written since the one before (`PhoneState.touched`).
     var hasSaved = false
+    /// The bytes `save` last stored under `phone.live` and `phone.link`, nil when not known
+    /// (`ctx.local` is then asked): only `save` writes these keys, and a launch forgets them.
+    /// Comparing with them spares a String-keyed lookup in the local table per part and event.
+    var storedLiveBytes: [UInt8]?
+    var storedLinkBytes: [UInt8]?
     /// Today in the device's time zone and the next local midnight (not durable: recomputed
     /// when the day or the zone changes), so timers and deadlines need no calendar arithmetic.
     var dayWindow: LocalDayWindow?
@@ -43,6 +53,8 @@ public struct PhoneApp: NodeApp {
         let (loaded, problems) = PhoneState.decode(ctx.local.dictionary)
         state = loaded
         hasSaved = false
+        storedLiveBytes = nil
+        storedLinkBytes = nil
         for key in problems { ctx.log(.warning, "phone state '\(key)' did not decode; it starts from its default") }
         if state.auth.requestedMs == nil {
             state.auth.requestedMs = ctx.now
@@ -111,6 +123,17 @@ public struct PhoneApp: NodeApp {
         if settings { onSettingsChanged(&ctx) }
         runDue(&ctx)
         save(&ctx)
+    }
+
+    /// `a == b`, compared with `memcmp` (the array comparison goes byte by byte).
+    static func equalBytes(_ a: [UInt8]?, _ b: [UInt8]) -> Bool {
+        guard let a, a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                guard let p = x.baseAddress, let q = y.baseAddress, x.count > 0 else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
     }
 
     /// `replica.fields(key)?[name]` without building the fields' dictionary.
@@ -260,16 +283,19 @@ public struct PhoneApp: NodeApp {
         for (i, key) in PhoneState.Key.all.enumerated() where parts.contains(PhoneState.Parts(rawValue: 1 << i)) {
             // `live` and `link` change with nearly every event: stored as bytes written from
             // their fields, compared as bytes, never built as values.
-            let bytes: [UInt8]? = switch PhoneState.Parts(rawValue: 1 << i) {
+            let part = PhoneState.Parts(rawValue: 1 << i)
+            let bytes: [UInt8]? = switch part {
             case .live: state.live?.canonicalBytes
             case .link: state.link.canonicalBytes
             default: nil
             }
             if let bytes {
-                guard ctx.local.canonicalBytes(key) != bytes else { continue }
-                ctx.setLocal(key, encoded: bytes)
+                let stored = (part == .live ? storedLiveBytes : storedLinkBytes) ?? ctx.local.canonicalBytes(key)
+                if !Self.equalBytes(stored, bytes) { ctx.setLocal(key, encoded: bytes) }
+                if part == .live { storedLiveBytes = bytes } else { storedLinkBytes = bytes }
                 continue
             }
+            if part == .live { storedLiveBytes = nil }
             let value = state.encoded(key)
             guard ctx.local[key] != value else { continue }
             ctx.setLocal(key, value)

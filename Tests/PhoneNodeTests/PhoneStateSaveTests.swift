@@ -70,5 +70,17 @@ struct PhoneStateSaveTests {
         #expect(net.phone.app.state.live == live, "the live workout survives a crash")
         #expect(net.phone.app.state.link.messagesReceived == link.messagesReceived, "the link counters survive a crash")
         expectStoredStateMatches(after: "crash")
+        for line in [#"message {"type": "workout.liveMetrics", "workoutID": "w3", "state": "running", "heartRateBpm": 99}"#, "session off"] {
+            net.onWatch(line)
+            expectStoredStateMatches(after: "crash, then \(line)")
+        }
+    }
+
+    @Test func equalBytesIsArrayEquality() {
+        let cases: [([UInt8]?, [UInt8])] = [
+            (nil, []), (nil, [1]), ([], []), ([1], []), ([], [1]), ([1, 2, 3], [1, 2, 3]), ([1, 2, 3], [1, 2, 4]),
+            (Array(repeating: 7, count: 300), Array(repeating: 7, count: 300)), (Array(repeating: 7, count: 300) + [0], Array(repeating: 7, count: 300) + [1]),
+        ]
+        for (a, b) in cases { #expect(PhoneApp.equalBytes(a, b) == (a == b), "\(String(describing: a)) \(b)") }
     }
 }
