@@ -74,14 +74,14 @@ extension PhoneApp {
         guard case .dictionary(let d) = payload else { return .error("the phone takes dictionary messages only") }
         // A message of the live wire shape's keys only (every live-metrics message) is read
         // in one pass; anything else by name.
-        let fields = LiveWorkout.Fields(d)
-        let type = if let fields { fields.type } else { d["type"]?.stringValue }
-        switch type {
+        var fields = LiveWorkout.Fields()
+        let read = fields.read(d)
+        switch read ? fields.type : d["type"]?.stringValue {
         case LiveWorkout.metricsType?:
-            let live = if let fields { LiveWorkout(fields, receivedMs: ctx.now) } else { LiveWorkout(fields: .dictionary(d), receivedMs: ctx.now) }
+            let live = read ? fields.workout(receivedMs: ctx.now) : LiveWorkout(fields: .dictionary(d), receivedMs: ctx.now)
             return onLive(live, payload: .dictionary(d), &ctx) ? .ok : .error("live metrics without a known state")
         case LiveWorkout.stoppedType?:
-            let id = if let fields { fields.workoutID } else { d["workoutID"]?.stringValue }
+            let id = read ? fields.live.workoutID : d["workoutID"]?.stringValue
             endLiveWorkout(id: id, &ctx)
             return .ok
         default:

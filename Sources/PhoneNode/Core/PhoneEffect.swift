@@ -105,8 +105,10 @@ public struct LiveWorkout: Sendable, Equatable {
     /// Reads a live-metrics message (or the stored form, which adds `receivedMs`); nil when
     /// `state` is missing or unknown. `type` is not checked here.
     public init?(fields p: PlistValue, receivedMs: EpochMs) {
-        if case .dictionary(let d) = p, let fields = Fields(d) {
-            self.init(fields, receivedMs: receivedMs)
+        var fields = Fields()
+        if case .dictionary(let d) = p, fields.read(d) {
+            guard let live = fields.workout(receivedMs: receivedMs) else { return nil }
+            self = live
         } else {
             self.init(byName: p, receivedMs: receivedMs)
         }
@@ -128,75 +130,80 @@ public struct LiveWorkout: Sendable, Equatable {
         self.receivedMs = receivedMs
     }
 
-    /// `init(fields:receivedMs:)` from a message read by `Fields` (the same reading as
-    /// through `PlistValue`'s subscript and typed accessors).
-    init?(_ f: Fields, receivedMs: EpochMs) {
-        guard let s = f.state else { return nil }
-        state = s
-        activity = f.activity ?? .running
-        location = f.location
-        workoutID = f.workoutID
-        startMs = f.startMs
-        elapsedMs = f.elapsedMs
-        heartRateBpm = f.heartRateBpm
-        heartRateCount = f.hrCount.map { Int($0) }
-        energyKcal = f.energyKcal
-        atMs = f.atMs
+    /// A live workout in `state` with only the required fields.
+    init(state: WorkoutSessionState, activity: WorkoutActivityType, receivedMs: EpochMs) {
+        self.state = state
+        self.activity = activity
         self.receivedMs = receivedMs
     }
 
     /// The fields of a live-metrics message (or of its stored form) read in one pass over the
     /// dictionary, typed as `init(fields:receivedMs:)` reads them: a key is told by its
     /// length and then compared with at most two names, where looking each name up hashed it
-    /// (ten lookups a message, ~400 instructions each).
+    /// (ten lookups a message, ~400 instructions each). They are read straight into a
+    /// `LiveWorkout` that `workout(receivedMs:)` hands over without copying.
     struct Fields {
         /// `type` as a string.
         var type: String?
         /// nil when missing or not a state's name.
         var state: WorkoutSessionState?
-        /// nil when missing or not an activity's name.
-        var activity: WorkoutActivityType?
-        var location: String?
-        var workoutID: String?
-        var startMs: Int64?
-        var elapsedMs: Int64?
-        var heartRateBpm: Double?
-        var hrCount: Int64?
-        var energyKcal: Double?
-        var atMs: Int64?
+        /// The other fields (its `state` and `receivedMs` are set by `workout(receivedMs:)`).
+        var live = LiveWorkout(state: .notStarted, activity: .running, receivedMs: 0)
 
-        /// nil when a key is none of the wire shape's (nor `receivedMs`): the caller then
-        /// reads the dictionary by name, so every key equal to a name (`==`, as the
-        /// dictionary's lookup) is found whatever its bytes.
-        init?(_ d: [String: PlistValue]) {
+        /// `init(fields:receivedMs:)` of the fields read; nil without a known state.
+        consuming func workout(receivedMs: EpochMs) -> LiveWorkout? {
+            guard let s = state else { return nil }
+            live.state = s
+            live.receivedMs = receivedMs
+            return live
+        }
+
+        /// Reads `d` into the fields (a mutating read, not a failable init: returning the
+        /// struct in an optional copied it). False when a key is none of the wire shape's
+        /// (nor `receivedMs`): the caller then reads the dictionary by name, so every key
+        /// equal to a name (`==`, as the dictionary's lookup) is found whatever its bytes.
+        mutating func read(_ d: [String: PlistValue]) -> Bool {
             for (key, value) in d {
                 switch key.utf8.count {
                 case 4:
-                    if key == "type" { type = value.stringValue } else if key == "atMs" { atMs = value.intValue } else { return nil }
+                    if key == "type" { type = value.stringValue } else if key == "atMs" { live.atMs = value.intValue } else { return false }
                 case 5:
-                    guard key == "state" else { return nil }
+                    guard key == "state" else { return false }
                     state = value.stringValue.flatMap(LiveWorkout.sessionState)
                 case 7:
-                    if key == "startMs" { startMs = value.intValue } else if key == "hrCount" { hrCount = value.intValue } else { return nil }
+                    if key == "startMs" {
+                        live.startMs = value.intValue
+                    } else if key == "hrCount" {
+                        live.heartRateCount = value.intValue.map { Int($0) }
+                    } else {
+                        return false
+                    }
                 case 8:
                     if key == "activity" {
-                        activity = value.stringValue.flatMap(LiveWorkout.activityType)
+                        live.activity = value.stringValue.flatMap(LiveWorkout.activityType) ?? .running
                     } else if key == "location" {
-                        location = value.stringValue
+                        live.location = value.stringValue
                     } else {
-                        return nil
+                        return false
                     }
                 case 9:
-                    if key == "workoutID" { workoutID = value.stringValue } else if key == "elapsedMs" { elapsedMs = value.intValue } else { return nil }
+                    if key == "workoutID" {
+                        live.workoutID = value.stringValue
+                    } else if key == "elapsedMs" {
+                        live.elapsedMs = value.intValue
+                    } else {
+                        return false
+                    }
                 case 10:
-                    if key == "energyKcal" { energyKcal = value.doubleValue } else if key != "receivedMs" { return nil }
+                    if key == "energyKcal" { live.energyKcal = value.doubleValue } else if key != "receivedMs" { return false }
                 case 12:
-                    guard key == "heartRateBpm" else { return nil }
-                    heartRateBpm = value.doubleValue
+                    guard key == "heartRateBpm" else { return false }
+                    live.heartRateBpm = value.doubleValue
                 default:
-                    return nil
+                    return false
                 }
             }
+            return true
         }
     }
 
