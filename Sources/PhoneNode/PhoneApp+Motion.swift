@@ -71,7 +71,7 @@ extension PhoneApp {
     }
 
     /// Shows `live`, read from `payload`; false (logged) when it did not read.
-    mutating func onLive(_ live: LiveWorkout?, payload: PlistValue, _ ctx: inout NodeContext) -> Bool {
+    mutating func onLive(_ live: consuming LiveWorkout?, payload: PlistValue, _ ctx: inout NodeContext) -> Bool {
         guard let live else {
             ctx.log(.warning, "ignored a live workout payload without a known state: \(payload.logSummary())")
             return false
