@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PeerLinkCore
 import FitnessDomain
 
@@ -76,8 +81,9 @@ extension PhoneApp {
         // in one pass; anything else by name.
         var fields = LiveWorkout.Fields()
         let read = fields.read(d)
-        switch read ? fields.type : d["type"]?.stringValue {
-        case LiveWorkout.metricsType?:
+        let type = read ? fields.type : d["type"]?.stringValue
+        switch type {
+        case let t? where Self.sameString(t, LiveWorkout.metricsType):
             let live = read ? fields.workout(receivedMs: ctx.now) : LiveWorkout(fields: .dictionary(d), receivedMs: ctx.now)
             return onLive(live, payload: .dictionary(d), &ctx) ? .ok : .error("live metrics without a known state")
         case LiveWorkout.stoppedType?:
@@ -96,10 +102,22 @@ extension PhoneApp {
         switch event {
         case .didReceiveMessage(let m):
             guard case .dictionary(let d) = m.payload, let type = d["type"]?.stringValue else { return false }
-            return type == LiveWorkout.metricsType || type == LiveWorkout.stoppedType
+            return Self.sameString(type, LiveWorkout.metricsType) || type == LiveWorkout.stoppedType
         case .didReceiveFile(let file): return Self.isWorkoutSampleFile(file)
         default: return false
         }
+    }
+
+    /// `a == b`, deciding at once when their UTF-8 bytes are the same (a message's `type`
+    /// against the one the app sends: `==` on two distinct non-small strings goes through the
+    /// standard library's general comparison, ~120 instructions).
+    static func sameString(_ a: String, _ b: String) -> Bool {
+        let sameBytes = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
+        }
+        return sameBytes == true || a == b
     }
 
     /// A workout sample file (by its metadata's type or its name).

@@ -64,6 +64,16 @@ import Testing
         #expect(checked == 1 << keys.count)
     }
 
+    /// `PhoneApp.sameString` (the message type's comparison) is `==`, canonical equivalence
+    /// included.
+    @Test func sameStringIsStringEquality() {
+        let strings = ["", "a", LiveWorkout.metricsType, LiveWorkout.stoppedType, String(LiveWorkout.metricsType.dropLast()) + "S",
+                       "caf\u{E9}", "cafe\u{301}", "\u{212A}", "K", String(repeating: "x", count: 40)]
+        for a in strings {
+            for b in strings { #expect(PhoneApp.sameString(a, b) == (a == b), "\(a) \(b)") }
+        }
+    }
+
     /// Long strings (multi-byte lengths) and extreme numbers: the writer's buffer is sized
     /// from the strings, and the bytes still match.
     @Test func bytesMatchWithLongStringsAndExtremeNumbers() throws {
