@@ -101,11 +101,19 @@ extension PhoneApp {
     public func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool {
         switch event {
         case .didReceiveMessage(let m):
-            guard case .dictionary(let d) = m.payload, let type = d["type"]?.stringValue else { return false }
+            guard case .dictionary(let d) = m.payload, let type = Self.messageType(d) else { return false }
             return Self.sameString(type, LiveWorkout.metricsType) || type == LiveWorkout.stoppedType
         case .didReceiveFile(let file): return Self.isWorkoutSampleFile(file)
         default: return false
         }
+    }
+
+    /// `d["type"]?.stringValue`, found by a pass over the keys (a message has a dozen; the
+    /// one of four UTF-8 bytes equal to `type` is the one the lookup finds) instead of
+    /// hashing the name; looked up when no such key is there.
+    static func messageType(_ d: [String: PlistValue]) -> String? {
+        let i = d.keys.firstIndex { $0.utf8.count == 4 && $0 == "type" } ?? d.index(forKey: "type")
+        return i.flatMap { d.values[$0].stringValue }
     }
 
     /// `a == b`, deciding at once when their UTF-8 bytes are the same (a message's `type`

@@ -74,6 +74,17 @@ import Testing
         }
     }
 
+    /// `PhoneApp.messageType` (isOwnTraffic's reading of a message's type) is
+    /// `d["type"]?.stringValue`.
+    @Test func messageTypeIsTheLookup() {
+        let dictionaries: [[String: PlistValue]] = [
+            [:], ["type": .string(LiveWorkout.metricsType)], ["type": .int(1)], ["Type": "x", "typ": "y", "types": "z"],
+            ["atMs": 1, "state": "running", "type": .string(LiveWorkout.stoppedType), "workoutID": "w"],
+            ["ty\u{70}e": "escaped but the same", "abcd": "other"], ["\u{212A}": "kelvin", "type": ""],
+        ]
+        for d in dictionaries { #expect(PhoneApp.messageType(d) == d["type"]?.stringValue, "\(d)") }
+    }
+
     /// Long strings (multi-byte lengths) and extreme numbers: the writer's buffer is sized
     /// from the strings, and the bytes still match.
     @Test func bytesMatchWithLongStringsAndExtremeNumbers() throws {
