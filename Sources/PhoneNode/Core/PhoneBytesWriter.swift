@@ -52,7 +52,11 @@ struct PhoneBytesWriter: ~Copyable {
 
     /// Unsigned LEB128.
     @inline(__always) private mutating func varint(_ value: UInt64) {
-        let at = reserve(10)
+        count += Self.varint(value, at: reserve(10))
+    }
+
+    /// Writes `value` as unsigned LEB128 at `at` (room for 10 bytes); returns the bytes written.
+    @inline(__always) private static func varint(_ value: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
         var v = value
         var i = 0
         while v >= 0x80 {
@@ -61,7 +65,7 @@ struct PhoneBytesWriter: ~Copyable {
             v >>= 7
         }
         at[i] = UInt8(v)
-        count += i + 1
+        return i + 1
     }
 
     @inline(__always) private mutating func raw(_ p: UnsafePointer<UInt8>, _ n: Int) {
@@ -78,8 +82,13 @@ struct PhoneBytesWriter: ~Copyable {
 
     /// A dictionary entry's key (ASCII or not: its UTF-8 bytes as written in the source).
     @inline(__always) mutating func key(_ k: StaticString) {
-        varint(UInt64(k.utf8CodeUnitCount))
-        raw(k.utf8Start, k.utf8CodeUnitCount)
+        // The keys are short: their length is one varint byte, written with them at once.
+        let n = k.utf8CodeUnitCount
+        precondition(n < 0x80, "PhoneBytesWriter: key too long")
+        let at = reserve(n + 1)
+        at.pointee = UInt8(n)
+        (at + 1).update(from: k.utf8Start, count: n)
+        count += n + 1
     }
 
     /// `.string(s)`.
@@ -99,8 +108,9 @@ struct PhoneBytesWriter: ~Copyable {
 
     /// `.int(i)` (zigzag varint).
     @inline(__always) mutating func int(_ i: Int64) {
-        byte(Self.intTag)
-        varint(UInt64(bitPattern: (i << 1) ^ (i >> 63)))
+        let at = reserve(11)
+        at.pointee = Self.intTag
+        count += 1 + Self.varint(UInt64(bitPattern: (i << 1) ^ (i >> 63)), at: at + 1)
     }
 
     /// `.double(d)`: its bits big-endian, every NaN as `0x7FF8…0`.
