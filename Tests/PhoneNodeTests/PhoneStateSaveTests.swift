@@ -76,6 +76,31 @@ struct PhoneStateSaveTests {
         }
     }
 
+    /// Every part has its bit, in `Key.all`'s order, and writing a part marks its bit only.
+    @Test func everyPartHasItsTouchedBit() {
+        #expect(PhoneState.Parts.all.rawValue == (1 << PhoneState.Key.all.count) - 1)
+        let writes: [(String, (inout PhoneState) -> Void)] = [
+            (PhoneState.Key.ids, { $0.ids.sample += 1 }), (PhoneState.Key.auth, { $0.auth.requestedMs = 1 }),
+            (PhoneState.Key.app, { $0.app.recomputes += 1 }), (PhoneState.Key.notifications, { $0.notifications.deliveredTotal += 1 }),
+            (PhoneState.Key.motion, { $0.motion = [] }), (PhoneState.Key.widgets, { $0.widgets.entryMs = 1 }),
+            (PhoneState.Key.countdownWidget, { $0.countdownWidget.entryMs = 1 }), (PhoneState.Key.observer, { $0.observer.deliveries += 1 }),
+            (PhoneState.Key.exports, { $0.exports = [] }), (PhoneState.Key.effects, { $0.effects.removeAll() }),
+            (PhoneState.Key.live, { $0.live = nil }), (PhoneState.Key.link, { $0.link.messagesReceived += 1 }),
+        ]
+        #expect(writes.map(\.0) == PhoneState.Key.all)
+        for (i, (key, write)) in writes.enumerated() {
+            var s = PhoneState()
+            #expect(s.touched.parts.isEmpty)
+            write(&s)
+            #expect(s.touched.parts == PhoneState.Parts(rawValue: 1 << i), "\(key)")
+            var unmarked = s
+            unmarked.clearTouched()
+            #expect(unmarked == s, "the marks are no part of the value")
+            s.clearTouched()
+            #expect(s.touched.parts.isEmpty)
+        }
+    }
+
     @Test func equalBytesIsArrayEquality() {
         let cases: [([UInt8]?, [UInt8])] = [
             (nil, []), (nil, [1]), ([], []), ([1], []), ([], [1]), ([1, 2, 3], [1, 2, 3]), ([1, 2, 3], [1, 2, 4]),
