@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PeerLinkCore
 import FitnessDomain
 
@@ -17,7 +22,7 @@ extension PhoneApp {
         case .didReceiveMessage(let m):
             state.link.messagesReceived += 1
             let reply = onWatchMessage(m.payload, &ctx)
-            if m.replyExpected, case .failure(let e) = ctx.replyToMessage(m.id, with: .dictionary(reply)) {
+            if m.replyExpected, case .failure(let e) = ctx.replyToMessage(m.id, with: .dictionary(reply.dictionary)) {
                 state.link.recordLinkError(e.code.name)
             }
         case .didReceiveMessageReply(let id, let payload):
@@ -53,19 +58,41 @@ extension PhoneApp {
         }
     }
 
+    /// The phone's answer to a message from the watch (sent when a reply is expected, so
+    /// the dictionary is built only then).
+    enum WatchMessageReply: Equatable {
+        case ok
+        case error(String)
+
+        /// `["ok": true]` or `["error": text]`.
+        var dictionary: [String: PlistValue] {
+            switch self {
+            case .ok: ["ok": true]
+            case .error(let text): ["error": .string(text)]
+            }
+        }
+    }
+
     /// A message from the watch: live metrics or the end of mirroring. The reply (when one
     /// is expected) is `["ok": true]` or `["error": text]`.
-    mutating func onWatchMessage(_ payload: MessagePayload, _ ctx: inout NodeContext) -> [String: PlistValue] {
-        guard case .dictionary(let d) = payload else { return ["error": "the phone takes dictionary messages only"] }
-        switch d["type"]?.stringValue {
-        case LiveWorkout.metricsType?:
-            return onLivePayload(.dictionary(d), &ctx) ? ["ok": true] : ["error": "live metrics without a known state"]
+    mutating func onWatchMessage(_ payload: MessagePayload, _ ctx: inout NodeContext) -> WatchMessageReply {
+        guard case .dictionary(let d) = payload else { return .error("the phone takes dictionary messages only") }
+        // A message of the live wire shape's keys only (every live-metrics message) is read
+        // in one pass; anything else by name.
+        var fields = LiveWorkout.Fields()
+        let read = fields.read(d)
+        let type = read ? fields.type : d["type"]?.stringValue
+        switch type {
+        case let t? where Self.sameString(t, LiveWorkout.metricsType):
+            let live = read ? fields.workout(receivedMs: ctx.now) : LiveWorkout(fields: .dictionary(d), receivedMs: ctx.now)
+            return onLive(live, payload: .dictionary(d), &ctx) ? .ok : .error("live metrics without a known state")
         case LiveWorkout.stoppedType?:
-            endLiveWorkout(id: d["workoutID"]?.stringValue, &ctx)
-            return ["ok": true]
+            let id = read ? fields.live.workoutID : d["workoutID"]?.stringValue
+            endLiveWorkout(id: id, &ctx)
+            return .ok
         default:
             ctx.log(.debug, "ignored a message from the watch: \(PlistValue.dictionary(d).logSummary())")
-            return ["error": "unknown message"]
+            return .error("unknown message")
         }
     }
 
@@ -74,11 +101,31 @@ extension PhoneApp {
     public func isOwnTraffic(_ event: LinkEvent, _ ctx: NodeContext) -> Bool {
         switch event {
         case .didReceiveMessage(let m):
-            guard case .dictionary(let d) = m.payload, let type = d["type"]?.stringValue else { return false }
-            return type == LiveWorkout.metricsType || type == LiveWorkout.stoppedType
+            guard case .dictionary(let d) = m.payload, let type = Self.messageType(d) else { return false }
+            return Self.sameString(type, LiveWorkout.metricsType) || type == LiveWorkout.stoppedType
         case .didReceiveFile(let file): return Self.isWorkoutSampleFile(file)
         default: return false
         }
+    }
+
+    /// `d["type"]?.stringValue`, found by a pass over the keys (a message has a dozen; the
+    /// one of four UTF-8 bytes equal to `type` is the one the lookup finds) instead of
+    /// hashing the name; looked up when no such key is there.
+    static func messageType(_ d: [String: PlistValue]) -> String? {
+        let i = d.keys.firstIndex { $0.utf8.count == 4 && $0 == "type" } ?? d.index(forKey: "type")
+        return i.flatMap { d.values[$0].stringValue }
+    }
+
+    /// `a == b`, deciding at once when their UTF-8 bytes are the same (a message's `type`
+    /// against the one the app sends: `==` on two distinct non-small strings goes through the
+    /// standard library's general comparison, ~120 instructions).
+    static func sameString(_ a: String, _ b: String) -> Bool {
+        let sameBytes = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
+        }
+        return sameBytes == true || a == b
     }
 
     /// A workout sample file (by its metadata's type or its name).

@@ -67,8 +67,13 @@ extension PhoneApp {
     /// workout; an ended one stays as the last state. False when the payload is not
     /// understood (logged, ignored).
     mutating func onLivePayload(_ fields: PlistValue, _ ctx: inout NodeContext) -> Bool {
-        guard let live = LiveWorkout(fields: fields, receivedMs: ctx.now) else {
-            ctx.log(.warning, "ignored a live workout payload without a known state: \(fields.logSummary())")
+        onLive(LiveWorkout(fields: fields, receivedMs: ctx.now), payload: fields, &ctx)
+    }
+
+    /// Shows `live`, read from `payload`; false (logged) when it did not read.
+    mutating func onLive(_ live: consuming LiveWorkout?, payload: PlistValue, _ ctx: inout NodeContext) -> Bool {
+        guard let live else {
+            ctx.log(.warning, "ignored a live workout payload without a known state: \(payload.logSummary())")
             return false
         }
         state.live = live

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PeerLinkCore
 import FitnessDomain
 import CountdownDomain
@@ -17,9 +22,14 @@ public struct PhoneApp: NodeApp {
     public static let replicaSchema = ReplicaSchema.fitnessAndCountdown
     /// The app's durable state (mirrored into the node's local table by `save`).
     var state = PhoneState()
-    /// The state as the local table holds it since the last `save` (nil before the launch's
-    /// first save): `save` encodes only the parts that differ from it.
-    var saved: PhoneState?
+    /// False before the launch's first `save`, which checks every part; later saves check
+    /// the parts written since the one before (`PhoneState.touched`).
+    var hasSaved = false
+    /// The bytes `save` last stored under `phone.live` and `phone.link`, nil when not known
+    /// (`ctx.local` is then asked): only `save` writes these keys, and a launch forgets them.
+    /// Comparing with them spares a String-keyed lookup in the local table per part and event.
+    var storedLiveBytes: [UInt8]?
+    var storedLinkBytes: [UInt8]?
     /// Today in the device's time zone and the next local midnight (not durable: recomputed
     /// when the day or the zone changes), so timers and deadlines need no calendar arithmetic.
     var dayWindow: LocalDayWindow?
@@ -42,7 +52,9 @@ public struct PhoneApp: NodeApp {
     public mutating func onLaunch(_ ctx: inout NodeContext) {
         let (loaded, problems) = PhoneState.decode(ctx.local.dictionary)
         state = loaded
-        saved = nil
+        hasSaved = false
+        storedLiveBytes = nil
+        storedLinkBytes = nil
         for key in problems { ctx.log(.warning, "phone state '\(key)' did not decode; it starts from its default") }
         if state.auth.requestedMs == nil {
             state.auth.requestedMs = ctx.now
@@ -90,10 +102,15 @@ public struct PhoneApp: NodeApp {
     /// Reacts to the watch's writes: step data starts the observer, goals reload the widget, settings reschedule.
     public mutating func onReplicaMerged(_ ctx: inout NodeContext) {
         var steps = false, health = false, goals = false, settings = false
+        let stepsName = HealthSampleKind.steps.name
         for key in ctx.replica.changed.union(ctx.replica.removed) {
             switch key.collection {
             case HealthSample.collection:
-                if ctx.replica.fields(key)?["kind"]?.stringValue == HealthSampleKind.steps.name { steps = true } else { health = true }
+                // Once a step sample is seen, other samples change nothing (steps win). The
+                // kind is read from the record's registers: its fields as a dictionary cost
+                // ~4,000 instructions a sample (3,600 after a workout).
+                guard !steps else { break }
+                if Self.liveField("kind", of: key, ctx.replica)?.stringValue == stepsName { steps = true } else { health = true }
             case CountdownGoal.collection, UserProfile.collection: goals = true
             case AppSettings.collection: settings = true
             default: break
@@ -106,6 +123,23 @@ public struct PhoneApp: NodeApp {
         if settings { onSettingsChanged(&ctx) }
         runDue(&ctx)
         save(&ctx)
+    }
+
+    /// `a == b`, compared with `memcmp` (the array comparison goes byte by byte).
+    static func equalBytes(_ a: [UInt8]?, _ b: [UInt8]) -> Bool {
+        guard let a, a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                guard let p = x.baseAddress, let q = y.baseAddress, x.count > 0 else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
+    }
+
+    /// `replica.fields(key)?[name]` without building the fields' dictionary.
+    static func liveField(_ name: String, of key: RecordKey, _ replica: ReplicaState) -> PlistValue? {
+        guard let entry = replica.entry(key), entry.isLive else { return nil }
+        return entry[name]?.value
     }
 
     /// Fires due timers: notifications, the observer, widget reloads, the date change.
@@ -237,29 +271,35 @@ public struct PhoneApp: NodeApp {
 
     /// Writes the parts of the state that changed into the node's local table.
     ///
-    /// Only the parts that differ from `saved` are encoded (the first save after launch
-    /// checks them all), and of those only the ones whose encoding differs from the stored
-    /// value are written: most events (a live-metrics message, a tick) change one or two
-    /// small parts, and encoding the whole state on each was most of the phone's time.
+    /// Only the parts written since the last save (`PhoneState.touched`) are encoded (the
+    /// first save after launch checks them all), and of those only the ones whose encoding
+    /// differs from the stored value are written: most events (a live-metrics message, a
+    /// tick) change one or two small parts, and encoding the whole state on each was most of
+    /// the phone's time.
     mutating func save(_ ctx: inout NodeContext) {
-        let keys = saved.map { state.changedKeys(since: $0) } ?? PhoneState.Key.all
-        for key in keys {
+        let parts = hasSaved ? state.touched.parts : PhoneState.Parts.all
+        hasSaved = true
+        if parts.isEmpty { return }
+        for (i, key) in PhoneState.Key.all.enumerated() where parts.contains(PhoneState.Parts(rawValue: 1 << i)) {
             // `live` and `link` change with nearly every event: stored as bytes written from
             // their fields, compared as bytes, never built as values.
-            let bytes: [UInt8]? = switch key {
-            case PhoneState.Key.live: state.live?.canonicalBytes
-            case PhoneState.Key.link: state.link.canonicalBytes
+            let part = PhoneState.Parts(rawValue: 1 << i)
+            let bytes: [UInt8]? = switch part {
+            case .live: state.live?.canonicalBytes
+            case .link: state.link.canonicalBytes
             default: nil
             }
             if let bytes {
-                guard ctx.local.canonicalBytes(key) != bytes else { continue }
-                ctx.setLocal(key, encoded: bytes)
+                let stored = (part == .live ? storedLiveBytes : storedLinkBytes) ?? ctx.local.canonicalBytes(key)
+                if !Self.equalBytes(stored, bytes) { ctx.setLocal(key, encoded: bytes) }
+                if part == .live { storedLiveBytes = bytes } else { storedLinkBytes = bytes }
                 continue
             }
+            if part == .live { storedLiveBytes = nil }
             let value = state.encoded(key)
             guard ctx.local[key] != value else { continue }
             ctx.setLocal(key, value)
         }
-        saved = state
+        state.clearTouched()
     }
 }

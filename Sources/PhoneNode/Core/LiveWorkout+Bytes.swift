@@ -7,10 +7,19 @@ extension LiveWorkout {
     /// MUST equal `CanonicalEncoding.encode(plistValue)` (tested; `NodeContext.setLocal(_:encoded:)`
     /// checks in debug builds that they decode).
     var canonicalBytes: [UInt8] {
-        let w = CanonicalEncoding.DirectWriter(capacity: 256)
-        let optionals = [location == nil, workoutID == nil, startMs == nil, elapsedMs == nil, heartRateBpm == nil,
-                         heartRateCount == nil, energyKcal == nil, atMs == nil].reduce(0) { $0 + ($1 ? 0 : 1) }
-        w.dictionaryHeader(count: 4 + optionals)
+        var count = 4
+        if atMs != nil { count += 1 }
+        if elapsedMs != nil { count += 1 }
+        if energyKcal != nil { count += 1 }
+        if heartRateBpm != nil { count += 1 }
+        if heartRateCount != nil { count += 1 }
+        if location != nil { count += 1 }
+        if startMs != nil { count += 1 }
+        if workoutID != nil { count += 1 }
+        // 12 keys of at most 12 bytes, values of at most 11 bytes besides the strings' UTF-8.
+        let capacity = 384 + PhoneBytesWriter.bound(location) + PhoneBytesWriter.bound(workoutID) + Self.metricsType.utf8.count
+        var w = PhoneBytesWriter(capacity: capacity)
+        w.dictionaryHeader(count: count)
         w.key("activity"); w.string(activity.rawValue)
         if let atMs { w.key("atMs"); w.int(atMs) }
         if let elapsedMs { w.key("elapsedMs"); w.int(elapsedMs) }

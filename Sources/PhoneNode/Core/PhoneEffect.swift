@@ -105,6 +105,17 @@ public struct LiveWorkout: Sendable, Equatable {
     /// Reads a live-metrics message (or the stored form, which adds `receivedMs`); nil when
     /// `state` is missing or unknown. `type` is not checked here.
     public init?(fields p: PlistValue, receivedMs: EpochMs) {
+        var fields = Fields()
+        if case .dictionary(let d) = p, fields.read(d) {
+            guard let live = fields.workout(receivedMs: receivedMs) else { return nil }
+            self = live
+        } else {
+            self.init(byName: p, receivedMs: receivedMs)
+        }
+    }
+
+    /// `init(fields:receivedMs:)` looking each field up by its name.
+    private init?(byName p: PlistValue, receivedMs: EpochMs) {
         guard let s = p["state"]?.stringValue.flatMap(WorkoutSessionState.init(rawValue:)) else { return nil }
         state = s
         activity = p["activity"]?.stringValue.flatMap(WorkoutActivityType.init(rawValue:)) ?? .running
@@ -117,6 +128,93 @@ public struct LiveWorkout: Sendable, Equatable {
         energyKcal = p["energyKcal"]?.doubleValue
         atMs = p["atMs"]?.intValue
         self.receivedMs = receivedMs
+    }
+
+    /// A live workout in `state` with only the required fields.
+    init(state: WorkoutSessionState, activity: WorkoutActivityType, receivedMs: EpochMs) {
+        self.state = state
+        self.activity = activity
+        self.receivedMs = receivedMs
+    }
+
+    /// The fields of a live-metrics message (or of its stored form) read in one pass over the
+    /// dictionary, typed as `init(fields:receivedMs:)` reads them: a key is told by its
+    /// length and then compared with at most two names, where looking each name up hashed it
+    /// (ten lookups a message, ~400 instructions each). They are read straight into a
+    /// `LiveWorkout` that `workout(receivedMs:)` hands over without copying.
+    struct Fields {
+        /// `type` as a string.
+        var type: String?
+        /// nil when missing or not a state's name.
+        var state: WorkoutSessionState?
+        /// The other fields (its `state` and `receivedMs` are set by `workout(receivedMs:)`).
+        var live = LiveWorkout(state: .notStarted, activity: .running, receivedMs: 0)
+
+        /// `init(fields:receivedMs:)` of the fields read; nil without a known state.
+        consuming func workout(receivedMs: EpochMs) -> LiveWorkout? {
+            guard let s = state else { return nil }
+            live.state = s
+            live.receivedMs = receivedMs
+            return live
+        }
+
+        /// Reads `d` into the fields (a mutating read, not a failable init: returning the
+        /// struct in an optional copied it). False when a key is none of the wire shape's
+        /// (nor `receivedMs`): the caller then reads the dictionary by name, so every key
+        /// equal to a name (`==`, as the dictionary's lookup) is found whatever its bytes.
+        mutating func read(_ d: [String: PlistValue]) -> Bool {
+            for (key, value) in d {
+                switch key.utf8.count {
+                case 4:
+                    if key == "type" { type = value.stringValue } else if key == "atMs" { live.atMs = value.intValue } else { return false }
+                case 5:
+                    guard key == "state" else { return false }
+                    state = value.stringValue.flatMap(LiveWorkout.sessionState)
+                case 7:
+                    if key == "startMs" {
+                        live.startMs = value.intValue
+                    } else if key == "hrCount" {
+                        live.heartRateCount = value.intValue.map { Int($0) }
+                    } else {
+                        return false
+                    }
+                case 8:
+                    if key == "activity" {
+                        live.activity = value.stringValue.flatMap(LiveWorkout.activityType) ?? .running
+                    } else if key == "location" {
+                        live.location = value.stringValue
+                    } else {
+                        return false
+                    }
+                case 9:
+                    if key == "workoutID" {
+                        live.workoutID = value.stringValue
+                    } else if key == "elapsedMs" {
+                        live.elapsedMs = value.intValue
+                    } else {
+                        return false
+                    }
+                case 10:
+                    if key == "energyKcal" { live.energyKcal = value.doubleValue } else if key != "receivedMs" { return false }
+                case 12:
+                    guard key == "heartRateBpm" else { return false }
+                    live.heartRateBpm = value.doubleValue
+                default:
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    /// `WorkoutSessionState(rawValue:)`, the state of nearly every message tried first.
+    static func sessionState(_ s: String) -> WorkoutSessionState? {
+        s == WorkoutSessionState.running.rawValue ? .running : WorkoutSessionState(rawValue: s)
+    }
+
+    /// `WorkoutActivityType(rawValue:)`, running tried first.
+    static func activityType(_ s: String) -> WorkoutActivityType? {
+        s == WorkoutActivityType.running.rawValue ? .running : WorkoutActivityType(rawValue: s)
     }
 
     /// True while the workout keeps the watch busy (prepared, running or paused).

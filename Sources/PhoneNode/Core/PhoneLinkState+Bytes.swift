@@ -7,27 +7,31 @@ extension PhoneLinkState {
     /// MUST equal `CanonicalEncoding.encode(plistValue)` (tested; `NodeContext.setLocal(_:encoded:)`
     /// checks in debug builds that they decode).
     var canonicalBytes: [UInt8] {
-        let w = CanonicalEncoding.DirectWriter(capacity: 512 + 64 * pendingStarts.count)
         var count = 12
-        if lastFile != nil { count += 1 }
+        if case .some = lastFile { count += 1 }
         if lastLinkError != nil { count += 1 }
         if lastStartResult != nil { count += 1 }
         if lastStartVia != nil { count += 1 }
+        // 16 keys of at most 20 bytes and their values (11 bytes at most) besides the strings'
+        // UTF-8; a pending start at most 96 bytes besides its activity's name.
+        var capacity = 640 + PhoneBytesWriter.bound(lastLinkError) + PhoneBytesWriter.bound(lastStartResult)
+            + PhoneBytesWriter.bound(lastStartVia) + 128 * pendingStarts.count
+        if let f = lastFile { capacity += f.canonicalBytesBound }
+        var w = PhoneBytesWriter(capacity: capacity)
         w.dictionaryHeader(count: count)
-        func n(_ key: String, _ v: Int) { w.key(key); w.int(Int64(v)) }
-        n("complicationFailed", complicationFailed)
-        n("complicationFallback", complicationFallback)
-        n("complicationSent", complicationSent)
-        n("contextsSent", contextsSent)
-        n("filesReceived", filesReceived)
-        if let f = lastFile { w.key("lastFile"); f.writeCanonical(into: w) }
+        w.key("complicationFailed"); w.int(Int64(complicationFailed))
+        w.key("complicationFallback"); w.int(Int64(complicationFallback))
+        w.key("complicationSent"); w.int(Int64(complicationSent))
+        w.key("contextsSent"); w.int(Int64(contextsSent))
+        w.key("filesReceived"); w.int(Int64(filesReceived))
+        if let f = lastFile { w.key("lastFile"); f.writeCanonical(into: &w) }
         if let lastLinkError { w.key("lastLinkError"); w.string(lastLinkError) }
         if let lastStartResult { w.key("lastStartResult"); w.string(lastStartResult) }
         if let lastStartVia { w.key("lastStartVia"); w.string(lastStartVia) }
-        n("linkErrors", linkErrors)
-        n("messagesFailed", messagesFailed)
-        n("messagesReceived", messagesReceived)
-        n("messagesSent", messagesSent)
+        w.key("linkErrors"); w.int(Int64(linkErrors))
+        w.key("messagesFailed"); w.int(Int64(messagesFailed))
+        w.key("messagesReceived"); w.int(Int64(messagesReceived))
+        w.key("messagesSent"); w.int(Int64(messagesSent))
         w.key("pendingStarts"); w.arrayHeader(count: pendingStarts.count)
         for p in pendingStarts {
             w.dictionaryHeader(count: 3)
@@ -35,15 +39,22 @@ extension PhoneLinkState {
             w.key("messageID"); w.int(Int64(bitPattern: p.messageID))
             w.key("startMs"); w.int(p.startMs)
         }
-        n("startsByMessage", startsByMessage)
-        n("startsByUserInfo", startsByUserInfo)
+        w.key("startsByMessage"); w.int(Int64(startsByMessage))
+        w.key("startsByUserInfo"); w.int(Int64(startsByUserInfo))
         return w.finish()
     }
 }
 
 extension PhoneLinkState.ReceivedWorkoutFile {
+    /// An upper bound of what `writeCanonical` writes.
+    var canonicalBytesBound: Int {
+        // 7 keys of at most 8 bytes and the integers: 160 bytes besides the strings' UTF-8.
+        160 + PhoneBytesWriter.bound(error) + PhoneBytesWriter.bound(name) + PhoneBytesWriter.bound(path)
+            + PhoneBytesWriter.bound(workoutID)
+    }
+
     /// Writes `plistValue`'s canonical form, keys in byte order.
-    func writeCanonical(into w: CanonicalEncoding.DirectWriter) {
+    func writeCanonical(into w: inout PhoneBytesWriter) {
         w.dictionaryHeader(count: 4 + (error == nil ? 0 : 1) + (sampleCount == nil ? 0 : 1) + (workoutID == nil ? 0 : 1))
         w.key("at"); w.int(atMs)
         w.key("bytes"); w.int(bytes)

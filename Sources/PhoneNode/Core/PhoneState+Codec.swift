@@ -45,25 +45,6 @@ extension PhoneState {
         }
     }
 
-    /// The keys whose parts differ between `self` and `old` (compared as values, which is
-    /// much cheaper than encoding them: unchanged arrays share their storage).
-    func changedKeys(since old: PhoneState) -> [String] {
-        var keys: [String] = []
-        if ids != old.ids { keys.append(Key.ids) }
-        if auth != old.auth { keys.append(Key.auth) }
-        if app != old.app { keys.append(Key.app) }
-        if notifications != old.notifications { keys.append(Key.notifications) }
-        if motion != old.motion { keys.append(Key.motion) }
-        if widgets != old.widgets { keys.append(Key.widgets) }
-        if countdownWidget != old.countdownWidget { keys.append(Key.countdownWidget) }
-        if observer != old.observer { keys.append(Key.observer) }
-        if exports != old.exports { keys.append(Key.exports) }
-        if effects != old.effects { keys.append(Key.effects) }
-        if live != old.live { keys.append(Key.live) }
-        if link != old.link { keys.append(Key.link) }
-        return keys
-    }
-
     /// The state stored in `local`, and the keys that did not decode.
     static func decode(_ local: [String: PlistValue]) -> (PhoneState, problems: [String]) {
         var s = PhoneState()

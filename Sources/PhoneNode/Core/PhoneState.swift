@@ -24,19 +24,55 @@ struct PhoneState: Sendable, Equatable {
         static let all = [ids, auth, app, notifications, motion, widgets, countdownWidget, observer, exports, effects, live, link]
     }
 
-    var ids = IDCounters()
-    var auth = AuthorizationState()
-    var app = AppPresence()
-    var notifications = NotificationState()
+    /// The parts, as bits in `Key.all`'s order.
+    struct Parts: OptionSet, Sendable {
+        let rawValue: UInt16
+        static let ids = Parts(rawValue: 1 << 0)
+        static let auth = Parts(rawValue: 1 << 1)
+        static let app = Parts(rawValue: 1 << 2)
+        static let notifications = Parts(rawValue: 1 << 3)
+        static let motion = Parts(rawValue: 1 << 4)
+        static let widgets = Parts(rawValue: 1 << 5)
+        static let countdownWidget = Parts(rawValue: 1 << 6)
+        static let observer = Parts(rawValue: 1 << 7)
+        static let exports = Parts(rawValue: 1 << 8)
+        static let effects = Parts(rawValue: 1 << 9)
+        static let live = Parts(rawValue: 1 << 10)
+        static let link = Parts(rawValue: 1 << 11)
+        /// Every part (`Key.all`).
+        static let all = Parts(rawValue: (1 << 12) - 1)
+    }
+
+    /// The parts written (set, or mutated in place) since `clearTouched()`: each part's
+    /// `didSet` marks it, so `save` finds what to encode without keeping and comparing a copy
+    /// of the whole state. A part may be marked and still hold its old value (`save`
+    /// compares what it encodes with what is stored). Not part of the state's value: equal
+    /// states compare equal whatever parts they marked.
+    private(set) var touched = TouchedParts()
+
+    var ids = IDCounters() { didSet { touched.parts.insert(.ids) } }
+    var auth = AuthorizationState() { didSet { touched.parts.insert(.auth) } }
+    var app = AppPresence() { didSet { touched.parts.insert(.app) } }
+    var notifications = NotificationState() { didSet { touched.parts.insert(.notifications) } }
     /// Motion samples since the last one that ended a run (replayed to rebuild the detector).
-    var motion: [MotionActivitySample] = []
-    var widgets = FitnessWidgetState()
-    var countdownWidget = CountdownWidgetState()
-    var observer = StepObserverState()
-    var exports: [ExportRecord] = []
-    var effects: [EffectRecord] = []
-    var live: LiveWorkout?
-    var link = PhoneLinkState()
+    var motion: [MotionActivitySample] = [] { didSet { touched.parts.insert(.motion) } }
+    var widgets = FitnessWidgetState() { didSet { touched.parts.insert(.widgets) } }
+    var countdownWidget = CountdownWidgetState() { didSet { touched.parts.insert(.countdownWidget) } }
+    var observer = StepObserverState() { didSet { touched.parts.insert(.observer) } }
+    var exports: [ExportRecord] = [] { didSet { touched.parts.insert(.exports) } }
+    var effects: [EffectRecord] = [] { didSet { touched.parts.insert(.effects) } }
+    var live: LiveWorkout? { didSet { touched.parts.insert(.live) } }
+    var link = PhoneLinkState() { didSet { touched.parts.insert(.link) } }
+
+    /// Forgets which parts were written (`save` stored them).
+    mutating func clearTouched() { touched.parts = [] }
+}
+
+/// `PhoneState.touched`: bookkeeping that every instance compares equal by, so the state's
+/// synthesized `==` still compares only its parts.
+struct TouchedParts: Sendable, Equatable {
+    var parts: PhoneState.Parts = []
+    static func == (_: TouchedParts, _: TouchedParts) -> Bool { true }
 }
 
 // MARK: - Parts
