@@ -67,6 +67,9 @@ public struct WatchApp: NodeApp {
     /// The workout whose snapshot is stored, and how many of its samples are.
     var persistedWorkoutID: String?
     var persistedSampleCount = 0
+    /// The stored head's constant parts and the last chunk's columns, kept encoded so that
+    /// persisting after a sample encodes only what changed (`WorkoutSnapshotEncoder`).
+    var snapshotEncoder = WorkoutSnapshotEncoder()
 
     /// A watch app; `complicationSettings` is the step gauge's reload budget.
     public init(complicationSettings: ComplicationFeed.Settings = .defaults) {
