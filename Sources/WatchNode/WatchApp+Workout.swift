@@ -194,8 +194,9 @@ extension WatchApp {
         guard changed else { return nil }
         persistWorkout(&ctx)
         applyLifecycle(lifecycle.onWorkoutStateChanged(manager.activeState), &ctx)
-        linkEffects += mirrorLiveMetrics(&ctx)
+        let live = liveMetrics(&ctx)
         perform(linkEffects, &ctx)
+        sendLiveMetrics(live, &ctx)
         return nil
     }
 

@@ -70,6 +70,8 @@ public struct WatchApp: NodeApp {
     /// The stored head's constant parts and the last chunk's columns, kept encoded so that
     /// persisting after a sample encodes only what changed (`WorkoutSnapshotEncoder`).
     var snapshotEncoder = WorkoutSnapshotEncoder()
+    /// The previous live-metrics payload, from which the next one is made (`LiveMetricsPayloads`).
+    var livePayloads = LiveMetricsPayloads()
 
     /// A watch app; `complicationSettings` is the step gauge's reload budget.
     public init(complicationSettings: ComplicationFeed.Settings = .defaults) {
@@ -117,7 +119,7 @@ public struct WatchApp: NodeApp {
             _ = handlePhonePayload(info, isComplication: isComplication, &ctx)
         case .reachabilityDidChange(let reachable):
             ctx.log(.info, "phone \(reachable ? "reachable" : "not reachable")")
-            if reachable { perform(mirrorLiveMetrics(&ctx), &ctx) }
+            if reachable { sendLiveMetrics(liveMetrics(&ctx), &ctx) }
         default:
             break
         }

@@ -89,6 +89,20 @@ public struct WatchLinkLog: Sendable, Hashable {
             filesSent += 1
             lastFile = effect
         }
+        appendRecent(entry)
+    }
+
+    /// Records a live-metrics message (`MirrorPayload`) of canonical size `bytes` handed to the
+    /// link: what `record(.sendMessage(payload))` records, without measuring the payload again.
+    mutating func recordLiveMetrics(_ payload: PlistValue, bytes: Int) {
+        messagesSent += 1
+        lastMessage = payload
+        mirrorSent += 1
+        mirrorBytes += bytes
+        appendRecent(.message(type: MirrorPayload.type, bytes: bytes))
+    }
+
+    private mutating func appendRecent(_ entry: RecentEffect) {
         recentEffects.append(entry)
         if recentEffects.count > Self.maxRecent { recentEffects.removeFirst(recentEffects.count - Self.maxRecent) }
     }
