@@ -10,6 +10,8 @@ public enum WatchFormat {
 
     /// `8432` → `"8,432"`; negative numbers keep their sign.
     public static func grouped(_ n: Int) -> String {
+        // Under a thousand there is nothing to group (a heart rate, on every sample).
+        if n > -1_000, n < 1_000 { return String(n) }
         let digits = String(n.magnitude)
         var out = ""
         for (i, ch) in digits.enumerated() {
