@@ -204,8 +204,12 @@ extension WatchApp {
     /// state; the full-resolution series becomes a file for `transferFile`.
     mutating func save(_ finished: FinishedWorkout, _ ctx: inout NodeContext) -> WatchEffect {
         if case .failure(let e) = ctx.put(finished.record) { ctx.log(.error, "workout \(finished.record.id) not saved: \(e)") }
+        // `ctx.put(s)` for each sample, its fields made from the previous sample's.
+        var fields = SampleFieldsMaker()
         for s in finished.samples {
-            if case .failure(let e) = ctx.put(s) { ctx.log(.error, "sample \(s.id) not saved: \(e)") }
+            if case .failure(let e) = ctx.set(RecordKey(HealthSample.collection, s.id), fields.fields(of: s)) {
+                ctx.log(.error, "sample \(s.id) not saved: \(e)")
+            }
         }
         ctx.log(.info, "workout \(finished.record.id) saved: \(finished.samples.count) samples, elapsed \(finished.record.elapsedMs) ms")
         let file = WorkoutSampleFile(finished)
