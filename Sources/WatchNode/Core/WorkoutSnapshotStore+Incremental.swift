@@ -7,8 +7,8 @@ import FitnessDomain
 ///
 /// - The head: between two samples only `energy`, `hrCount`, `hrSum`, `sampleCount` and
 ///   `savedAt` change. The rest (id, configuration, state, start/stop, collection times,
-///   events, the empty sample columns) is encoded once per shape into constant segments; each
-///   write copies the segments and encodes the five values between them.
+///   events, the empty sample columns) is encoded once per shape into a template; each write
+///   copies the template's parts and encodes the five values between them.
 /// - The last chunk: samples never change once kept, so its four columns are kept encoded and
 ///   each new sample is appended to them; a write assembles the chunk from the columns.
 ///
@@ -17,30 +17,20 @@ import FitnessDomain
 struct WorkoutSnapshotEncoder {
     // MARK: - Head
 
-    /// What the head's constant segments were encoded from.
-    struct HeadShape: Equatable {
-        var workoutID: String
-        var configuration: WorkoutConfiguration
-        var state: WorkoutSessionState
-        var startMs: EpochMs?
-        var stopMs: EpochMs?
-        var collectionStartMs: EpochMs?
-        var collectionEndMs: EpochMs?
-        var events: [WorkoutEvent]
-    }
-
-    /// The shape the segments hold, nil before the first head.
-    private var shape: HeadShape?
-    /// The head's bytes around its five changing values: `energy` (double) after `beforeEnergy`,
-    /// `hrCount` (int) after `beforeHRCount`, `hrSum` (double) after `beforeHRSum`,
-    /// `sampleCount` (int) after `beforeSampleCount`, `savedAt` (int) after `beforeSavedAt`,
-    /// then `tail`.
-    private var beforeEnergy: [UInt8] = []
-    private var beforeHRCount: [UInt8] = []
-    private var beforeHRSum: [UInt8] = []
-    private var beforeSampleCount: [UInt8] = []
-    private var beforeSavedAt: [UInt8] = []
-    private var tail: [UInt8] = []
+    /// What the head's constant parts were encoded from (`hasShape` false before the first head).
+    private var hasShape = false
+    private var workoutID = ""
+    private var configuration = WorkoutConfiguration(activity: .running, location: .outdoor)
+    private var state = WorkoutSessionState.notStarted
+    private var startMs: EpochMs?
+    private var stopMs: EpochMs?
+    private var collectionStartMs: EpochMs?
+    private var collectionEndMs: EpochMs?
+    private var events: [WorkoutEvent] = []
+    /// The head's bytes without its five changing values, and where each goes: `energy`
+    /// (double), `hrCount` (int), `hrSum` (double), `sampleCount` (int), `savedAt` (int).
+    private var template: [UInt8] = []
+    private var energyAt = 0, hrCountAt = 0, hrSumAt = 0, sampleCountAt = 0, savedAtAt = 0
 
     // MARK: - Last chunk
 
@@ -65,74 +55,80 @@ struct WorkoutSnapshotEncoder {
     /// The head's bytes for `session` and `builder` at `nowMs`: `headBytes` of
     /// `WorkoutSnapshot(headOf:builder:at:)` with `sampleCount` the builder's sample count.
     mutating func headBytes(session: WorkoutSession, builder: LiveWorkoutBuilder, at nowMs: EpochMs) -> [UInt8] {
-        let current = shape
-        if current == nil || current!.workoutID != session.id || current!.configuration != session.configuration
-            || current!.state != session.state || current!.startMs != session.startMs || current!.stopMs != session.stopMs
-            || current!.collectionStartMs != builder.collectionStartMs || current!.collectionEndMs != builder.collectionEndMs
-            || current!.events != session.events
+        if !hasShape || workoutID != session.id || configuration != session.configuration || state != session.state
+            || startMs != session.startMs || stopMs != session.stopMs || collectionStartMs != builder.collectionStartMs
+            || collectionEndMs != builder.collectionEndMs || events != session.events
         {
-            encodeShape(HeadShape(
-                workoutID: session.id, configuration: session.configuration, state: session.state,
-                startMs: session.startMs, stopMs: session.stopMs, collectionStartMs: builder.collectionStartMs,
-                collectionEndMs: builder.collectionEndMs, events: session.events))
+            encodeShape(session: session, builder: builder)
         }
         let hrCount = Int64(builder.heartRate.count)
         let sampleCount = Int64(builder.samples.count)
-        let size = beforeEnergy.count + 9 + beforeHRCount.count + CanonicalBytes.intSize(hrCount) + beforeHRSum.count + 9
-            + beforeSampleCount.count + CanonicalBytes.intSize(sampleCount) + beforeSavedAt.count
-            + CanonicalBytes.intSize(nowMs) + tail.count
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var out = CanonicalBytes(buffer.baseAddress!)
-            out.bytes(beforeEnergy)
-            out.double(builder.activeEnergy.sum)
-            out.bytes(beforeHRCount)
-            out.int(hrCount)
-            out.bytes(beforeHRSum)
-            out.double(builder.heartRate.sum)
-            out.bytes(beforeSampleCount)
-            out.int(sampleCount)
-            out.bytes(beforeSavedAt)
-            out.int(nowMs)
-            out.bytes(tail)
-            initialized = out.written(from: buffer.baseAddress!)
-            precondition(initialized == size, "head size")
+        let size = template.count + 9 + CanonicalBytes.intSize(hrCount) + 9 + CanonicalBytes.intSize(sampleCount)
+            + CanonicalBytes.intSize(nowMs)
+        let holes = (energyAt, hrCountAt, hrSumAt, sampleCountAt, savedAtAt, template.count)
+        return template.withUnsafeBufferPointer { t in
+            [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                let t = t.baseAddress!
+                var out = CanonicalBytes(buffer.baseAddress!)
+                out.raw(t, count: holes.0)
+                out.double(builder.activeEnergy.sum)
+                out.raw(t + holes.0, count: holes.1 - holes.0)
+                out.int(hrCount)
+                out.raw(t + holes.1, count: holes.2 - holes.1)
+                out.double(builder.heartRate.sum)
+                out.raw(t + holes.2, count: holes.3 - holes.2)
+                out.int(sampleCount)
+                out.raw(t + holes.3, count: holes.4 - holes.3)
+                out.int(nowMs)
+                out.raw(t + holes.4, count: holes.5 - holes.4)
+                initialized = out.written(from: buffer.baseAddress!)
+                assert(initialized == size, "head size")
+            }
         }
     }
 
-    /// Encodes the head's constant segments for `shape` (the layout of `headBytes`).
-    private mutating func encodeShape(_ s: HeadShape) {
-        shape = s
-        let optionals = [s.collectionEndMs, s.collectionStartMs, s.startMs, s.stopMs].reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+    /// Encodes the head's constant parts (the layout of `headBytes`).
+    private mutating func encodeShape(session: WorkoutSession, builder: LiveWorkoutBuilder) {
+        hasShape = true
+        workoutID = session.id
+        configuration = session.configuration
+        state = session.state
+        startMs = session.startMs
+        stopMs = session.stopMs
+        collectionStartMs = builder.collectionStartMs
+        collectionEndMs = builder.collectionEndMs
+        events = session.events
+        let optionals = [collectionEndMs, collectionStartMs, startMs, stopMs].reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         var w = CanonicalBytes.Growing()
         w.dictionaryHeader(count: 17 + optionals)
-        w.key("activity"); w.string(s.configuration.activity.rawValue)
+        w.key("activity"); w.string(configuration.activity.rawValue)
         w.key("chunkSize"); w.int(Int64(WorkoutSnapshotStore.samplesPerChunk))
-        if let v = s.collectionEndMs { w.key("collEnd"); w.int(v) }
-        if let v = s.collectionStartMs { w.key("collStart"); w.int(v) }
+        if let v = collectionEndMs { w.key("collEnd"); w.int(v) }
+        if let v = collectionStartMs { w.key("collStart"); w.int(v) }
         w.key("energy")
-        beforeEnergy = w.take()
-        w.key("eventKinds"); w.data(s.events.map { $0.kind == .pause ? 0 : 1 })
-        w.key("eventTimes"); w.arrayHeader(count: s.events.count)
-        for d in WorkoutSnapshot.deltas(s.events.map(\.atMs), from: s.collectionStartMs ?? 0) { w.int(d) }
+        energyAt = w.count
+        w.key("eventKinds"); w.data(events.map { $0.kind == .pause ? 0 : 1 })
+        w.key("eventTimes"); w.arrayHeader(count: events.count)
+        for d in WorkoutSnapshot.deltas(events.map(\.atMs), from: collectionStartMs ?? 0) { w.int(d) }
         w.key("hrCount")
-        beforeHRCount = w.take()
+        hrCountAt = w.count
         w.key("hrSum")
-        beforeHRSum = w.take()
-        w.key("id"); w.string(s.workoutID)
-        w.key("location"); w.string(s.configuration.location.rawValue)
+        hrSumAt = w.count
+        w.key("id"); w.string(workoutID)
+        w.key("location"); w.string(configuration.location.rawValue)
         w.key("sampleCount")
-        beforeSampleCount = w.take()
+        sampleCountAt = w.count
         w.key("sampleDurations"); w.arrayHeader(count: 0)
         w.key("sampleKinds"); w.data([])
         w.key("sampleStarts"); w.arrayHeader(count: 0)
         w.key("sampleValues"); w.arrayHeader(count: 0)
         w.key("savedAt")
-        beforeSavedAt = w.take()
-        if let v = s.startMs { w.key("start"); w.int(v) }
-        w.key("state"); w.string(s.state.rawValue)
-        if let v = s.stopMs { w.key("stop"); w.int(v) }
+        savedAtAt = w.count
+        if let v = startMs { w.key("start"); w.int(v) }
+        w.key("state"); w.string(state.rawValue)
+        if let v = stopMs { w.key("stop"); w.int(v) }
         w.key("v"); w.int(WorkoutSnapshot.formatVersion)
-        tail = w.take()
+        template = w.take()
     }
 
     /// Selects chunk `index` of `workoutID` (its key becomes `chunkKey`) and returns its bytes
@@ -148,24 +144,27 @@ struct WorkoutSnapshotEncoder {
         while chunkCount < range.count { append(WorkoutSnapshot.Sample(samples[range.lowerBound + chunkCount])) }
         let n = UInt64(chunkCount)
         let header = 1 + CanonicalBytes.varintSize(n)
-        let size = Self.chunkHead.count + header + durations.count + Self.kindsKey.count + header + kinds.count
-            + Self.startsKey.count + header + starts.count + Self.valuesKey.count + header + values.count
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var out = CanonicalBytes(buffer.baseAddress!)
-            out.bytes(Self.chunkHead)
-            out.arrayHeader(count: n)
-            out.bytes(durations)
-            out.bytes(Self.kindsKey)
-            out.dataHeader(count: n)
-            out.bytes(kinds)
-            out.bytes(Self.startsKey)
-            out.arrayHeader(count: n)
-            out.bytes(starts)
-            out.bytes(Self.valuesKey)
-            out.arrayHeader(count: n)
-            out.bytes(values)
-            initialized = out.written(from: buffer.baseAddress!)
-            precondition(initialized == size, "chunk size")
+        let size = Self.keys.count + 4 * header + durations.count + kinds.count + starts.count + values.count
+        let k = Self.keyEnds
+        return Self.keys.withUnsafeBufferPointer { keys in
+            [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                let keys = keys.baseAddress!
+                var out = CanonicalBytes(buffer.baseAddress!)
+                out.raw(keys, count: k.0)
+                out.arrayHeader(count: n)
+                out.bytes(durations)
+                out.raw(keys + k.0, count: k.1 - k.0)
+                out.dataHeader(count: n)
+                out.bytes(kinds)
+                out.raw(keys + k.1, count: k.2 - k.1)
+                out.arrayHeader(count: n)
+                out.bytes(starts)
+                out.raw(keys + k.2, count: k.3 - k.2)
+                out.arrayHeader(count: n)
+                out.bytes(values)
+                initialized = out.written(from: buffer.baseAddress!)
+                assert(initialized == size, "chunk size")
+            }
         }
     }
 
@@ -201,16 +200,24 @@ struct WorkoutSnapshotEncoder {
         chunkCount += 1
     }
 
-    /// A chunk's dictionary header and first key, and its other keys (byte order).
-    private static let chunkHead: [UInt8] = {
+    /// A chunk's dictionary header and its four keys (byte order), and where each key ends:
+    /// each column follows its key.
+    private static let keys: [UInt8] = {
         var w = CanonicalBytes.Growing()
         w.dictionaryHeader(count: 4)
-        w.key("durations")
+        for key in ["durations", "kinds", "starts", "values"] { w.key(key) }
         return w.take()
     }()
-    private static let kindsKey = CanonicalBytes.Growing.keyBytes("kinds")
-    private static let startsKey = CanonicalBytes.Growing.keyBytes("starts")
-    private static let valuesKey = CanonicalBytes.Growing.keyBytes("values")
+    private static let keyEnds: (Int, Int, Int, Int) = {
+        var w = CanonicalBytes.Growing()
+        w.dictionaryHeader(count: 4)
+        var ends: [Int] = []
+        for key in ["durations", "kinds", "starts", "values"] {
+            w.key(key)
+            ends.append(w.count)
+        }
+        return (ends[0], ends[1], ends[2], ends[3])
+    }()
 }
 
 /// The canonical encoding's bytes (`CanonicalEncoding`) for the few shapes the store writes,
@@ -233,6 +240,12 @@ struct CanonicalBytes {
     @inline(__always) mutating func byte(_ b: UInt8) {
         p.pointee = b
         p += 1
+    }
+
+    @inline(__always) mutating func raw(_ src: UnsafePointer<UInt8>, count n: Int) {
+        guard n > 0 else { return }
+        p.update(from: src, count: n)
+        p += n
     }
 
     @inline(__always) mutating func bytes(_ a: [UInt8]) {
@@ -305,9 +318,12 @@ struct CanonicalBytes {
         withUnsafeBytes(of: bits(d).bigEndian) { a.append(contentsOf: $0) }
     }
 
-    /// A writer that grows an array (for the segments encoded once per shape).
+    /// A writer that grows an array (for the parts encoded once per shape).
     struct Growing {
         private var out: [UInt8] = []
+
+        /// Bytes written since the last `take`.
+        var count: Int { out.count }
 
         /// The bytes written since the last `take`.
         mutating func take() -> [UInt8] {
