@@ -120,9 +120,9 @@ extension WatchApp {
 
     /// `hr BPM`: one heart-rate sample now (on the workout's clock, `workoutClockMs`).
     mutating func heartRateCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        guard w.count == 2, let bpm = Double(w[1]) else { return .error(L10n.usage("hr BPM")(ctx.language)) }
+        guard w.count == 2, let bpm = WatchCommandWords.number(w[1]) else { return .error(L10n.usage("hr BPM")(ctx.language)) }
         let atMs = workoutClockMs(&ctx)
-        let text = "\(L10n.watchHeartRate(ctx.language)): \(WatchFormat.whole(bpm)) bpm"
+        let text = WatchFormat.joined(L10n.watchHeartRate(ctx.language), ": ", WatchFormat.whole(bpm), " bpm")
         return sampleReply(manager.addHeartRate(bpm: bpm, at: atMs), &ctx) { .ok(.double(bpm), text: text) }
     }
 

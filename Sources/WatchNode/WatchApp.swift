@@ -94,10 +94,23 @@ public struct WatchApp: NodeApp {
     /// Runs one command through its row of `commands` (WatchApp+Commands.swift); a refusal is
     /// returned as `.error` and remembered for `errors last`.
     public mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
-        let reply = Self.commands.run(&self, command, &ctx)
+        // An `hr` line (one per sample of a workout) goes to its row's handler without looking
+        // the row up: it is the table's only row of that word (tested).
+        let reply = command.words.first == Self.heartRateVerb
+            ? heartRateCommand(command.words, &ctx) : Self.commands.run(&self, command, &ctx)
         if !reply.isOK { noteError(reply.text) }
         return reply
     }
+
+    /// The table's read-only answer (`show SCREEN --svg`); none for an `hr` line, without
+    /// looking its row up (the row has no read-only answer: tested).
+    public func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? {
+        if command.words.first == Self.heartRateVerb { return nil }
+        return Self.commands.readOnlyReply(self, command, ctx)
+    }
+
+    /// The first word of the heart-rate command (`hr BPM`, `sampleRows`).
+    static var heartRateVerb: String { "hr" }
 
     /// A workout file the node could not write is not sent (`fileWriteFailed`).
     public mutating func onEffectOutcome(_ effect: AppEffect, _ outcome: Result<String, AppEffectError>, _ ctx: inout NodeContext) -> CommandReply? {

@@ -41,3 +41,42 @@ import Testing
         #expect(WatchFormat.grouped(-999) == "-999" && WatchFormat.grouped(1_000) == "1,000" && WatchFormat.grouped(142) == "142")
     }
 }
+
+/// The `hr` line's fast paths: its dispatch, its number and its reply's text.
+@Suite struct HeartRateFastPathTests {
+    @Test func hrIsTheOnlyRowOfItsWordAndHasNoReadOnlyAnswer() {
+        let rows = WatchApp.commands.commands.filter { $0.synopsis.verb.first == WatchApp.heartRateVerb }
+        #expect(rows.count == 1)
+        #expect(rows.first?.synopsis.verb == [WatchApp.heartRateVerb])
+        #expect(rows.first?.readOnly == nil)
+        for words in [["hr"], ["hr", "120"], ["hr", "x", "y"]] {
+            #expect(WatchApp.commands.command(for: words)?.synopsis.verb == ["hr"])
+        }
+    }
+
+    @Test func numbersAreReadAsDoubleReadsThem() {
+        let texts = ["0", "7", "60", "142", "0142", "250", "999999999999999", "9999999999999999", "12345678901234567890",
+                     "", "-1", "+5", "1.5", "1e3", "nan", "inf", " 1", "1 ", "１２", "0x10", "00000000000000000001"]
+        for t in texts {
+            let a = WatchCommandWords.number(t), b = Double(t)
+            #expect(a?.bitPattern == b?.bitPattern || (a?.isNaN == true && b?.isNaN == true), "\(t)")
+        }
+        for i in 0...3_000 { #expect(WatchCommandWords.number(String(i)) == Double(String(i))) }
+    }
+
+    @Test func joinedTextsAreConcatenations() {
+        #expect(WatchFormat.joined("Heart rate", ": ", "142", " bpm") == "Heart rate: 142 bpm")
+        #expect(WatchFormat.joined("心拍数", ": ", "60", " bpm") == "心拍数: 60 bpm")
+        #expect(WatchFormat.joined("", "", "", "") == "")
+        #expect(WatchFormat.joined("a", "", "ü", "") == "aü")
+    }
+
+    @Test func anHRLineRepliesAsThroughTheTable() throws {
+        let engine = try makeWatchEngine(store: MemoryStore(), now: morning)
+        _ = engine.run("workout start running", at: morning)
+        let viaFastPath = engine.run("hr 142", at: morning + second)
+        #expect(viaFastPath.text == "Heart rate: 142 bpm")
+        #expect(engine.run("hr abc", at: morning + 2 * second).isOK == false)
+        #expect(engine.run("hr", at: morning + 2 * second).text == engine.run("hr 1 2", at: morning + 2 * second).text)
+    }
+}

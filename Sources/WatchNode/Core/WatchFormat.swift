@@ -43,6 +43,32 @@ public enum WatchFormat {
         return "\(Int((fraction * 100).rounded(.down)))%"
     }
 
+    /// `a + b + c + d` in one allocation (the `hr` reply's text, on every sample).
+    public static func joined(_ a: String, _ b: String, _ c: String, _ d: String) -> String {
+        var (a, b, c, d) = (a, b, c, d)
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                c.withUTF8 { c in
+                    d.withUTF8 { d in
+                        String(unsafeUninitializedCapacity: a.count + b.count + c.count + d.count) { out in
+                            var at = 0
+                            func put(_ part: UnsafeBufferPointer<UInt8>) {
+                                guard let src = part.baseAddress, part.count > 0 else { return }
+                                (out.baseAddress! + at).initialize(from: src, count: part.count)
+                                at += part.count
+                            }
+                            put(a)
+                            put(b)
+                            put(c)
+                            put(d)
+                            return at
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: - Durations
 
     /// Elapsed time as a stopwatch shows it: `"MM:SS"` under an hour, `"H:MM:SS"` from one
