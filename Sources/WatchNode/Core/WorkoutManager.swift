@@ -146,7 +146,8 @@ public struct WorkoutManager: Sendable, Hashable {
     }
 
     mutating func addSample(_ add: (inout LiveWorkoutBuilder) -> Result<HealthSample, SampleRejection>) -> [WorkoutEffect] {
-        guard builder != nil else { return [.refused(.noActiveSession(call: "add sample"))] }
+        // (A tag test: `builder != nil` copied the builder on every sample.)
+        guard case .some = builder else { return [.refused(.noActiveSession(call: "add sample"))] }
         switch add(&builder!) {
         case .success(let sample): return [.sampleAccepted(sample)]
         case .failure(let r): return [.sampleRejected(r), .log(r.logLine)]
