@@ -165,7 +165,7 @@ public struct WatchApp: NodeApp {
     }
 
     /// The earliest of: the extended runtime limit, the deferred reload, local midnight.
-    public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
+    @inline(__always) public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
         earliest(earliest(lifecycle.nextDeadlineMs, complication.nextTickMs), goalEntry?.refreshAtMs)
     }
 
