@@ -122,8 +122,24 @@ extension WatchApp {
     mutating func heartRateCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
         guard w.count == 2, let bpm = WatchCommandWords.number(w[1]) else { return .error(L10n.usage("hr BPM")(ctx.language)) }
         let atMs = workoutClockMs(&ctx)
-        let text = WatchFormat.joined(L10n.watchHeartRate(ctx.language), ": ", WatchFormat.whole(bpm), " bpm")
+        let text = heartRateText(bpm, ctx.language)
         return sampleReply(manager.addHeartRate(bpm: bpm, at: atMs), &ctx) { .ok(.double(bpm), text: text) }
+    }
+
+    /// The `hr` reply's text, `Heart rate: 142 bpm`; made once per whole bpm up to 255 and
+    /// language (a workout repeats the same few dozen values every second).
+    mutating func heartRateText(_ bpm: Double, _ language: AppLanguage) -> String {
+        func make() -> String { WatchFormat.joined(L10n.watchHeartRate(language), ": ", WatchFormat.whole(bpm), " bpm") }
+        let rounded = bpm.rounded(.toNearestOrAwayFromZero)
+        guard bpm.isFinite, rounded >= 0, rounded < 256 else { return make() }
+        let i = Int(rounded)
+        if heartRateTexts.language != language || heartRateTexts.texts.isEmpty {
+            heartRateTexts = (language, Array(repeating: nil, count: 256))
+        }
+        if let text = heartRateTexts.texts[i] { return text }
+        let text = make()
+        heartRateTexts.texts[i] = text
+        return text
     }
 
     /// `energy KCAL [--over DURATION]`: active energy burned up to now (on the workout's

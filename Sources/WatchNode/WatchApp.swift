@@ -70,6 +70,8 @@ public struct WatchApp: NodeApp {
     /// The stored head's constant parts and the last chunk's columns, kept encoded so that
     /// persisting after a sample encodes only what changed (`WorkoutSnapshotEncoder`).
     var snapshotEncoder = WorkoutSnapshotEncoder()
+    /// The `hr` reply's texts by whole bpm, in `language` (`heartRateText`).
+    var heartRateTexts: (language: AppLanguage, texts: [String?]) = (.en, [])
     /// The previous live-metrics payload, from which the next one is made (`LiveMetricsPayloads`).
     var livePayloads = LiveMetricsPayloads()
 

@@ -80,3 +80,20 @@ import Testing
         #expect(engine.run("hr", at: morning + 2 * second).text == engine.run("hr 1 2", at: morning + 2 * second).text)
     }
 }
+
+/// The `hr` reply's texts, kept per whole bpm and language, are the texts made afresh.
+@Suite struct HeartRateTextTests {
+    @Test func keptTextsEqualFreshOnes() {
+        var app = WatchApp()
+        let values: [Double] = [0, 0.4, 0.5, 1, 59.5, 60, 141.6, 142, 142.49, 199, 250, 255, 255.4, 255.5, 256, 1_234.5, -0.4, -1, .nan, .infinity]
+        for language in [AppLanguage.en, .ja, .en] {
+            for _ in 0..<2 {
+                for bpm in values {
+                    let fresh = WatchFormat.joined(L10n.watchHeartRate(language), ": ", WatchFormat.whole(bpm), " bpm")
+                    #expect(app.heartRateText(bpm, language) == fresh, "\(bpm) \(language)")
+                    #expect(fresh == "\(L10n.watchHeartRate(language)): \(WatchFormat.whole(bpm)) bpm")
+                }
+            }
+        }
+    }
+}
