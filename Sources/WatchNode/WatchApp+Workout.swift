@@ -229,7 +229,7 @@ extension WatchApp {
         }
         ctx.log(.info, "workout \(finished.record.id) saved: \(finished.samples.count) samples, elapsed \(finished.record.elapsedMs) ms")
         let file = WorkoutSampleFile(finished)
-        let bytes = file.encode()
+        let bytes = WorkoutSampleFileBytes.encode(file)  // `file.encode()`, written straight
         return .transferFile(name: file.fileName, bytes: bytes, metadata: file.metadata(for: bytes))
     }
 }
