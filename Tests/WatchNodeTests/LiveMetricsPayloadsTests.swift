@@ -64,3 +64,29 @@ import Testing
         #expect(direct.recent.count == WatchLinkLog.maxRecent)
     }
 }
+
+/// The link log's ring of recent entries keeps the last `maxRecent` in order, like the array
+/// it replaced, and compares by them.
+@Suite struct RecentRingTests {
+    @Test func theRingKeepsTheLastEntriesInOrder() {
+        var ring = WatchLinkLog.RecentRing()
+        var plain: [WatchLinkLog.RecentEffect] = []
+        for i in 0..<(3 * WatchLinkLog.maxRecent + 5) {
+            let e: WatchLinkLog.RecentEffect = i % 5 == 0 ? .other(summary: "file \(i)") : .message(type: i % 7 == 0 ? nil : "t", bytes: i)
+            ring.append(e)
+            plain.append(e)
+            if plain.count > WatchLinkLog.maxRecent { plain.removeFirst(plain.count - WatchLinkLog.maxRecent) }
+            #expect(ring.ordered == plain, "after \(i + 1)")
+        }
+    }
+
+    @Test func ringsWithTheSameEntriesInOrderAreEqual() {
+        var a = WatchLinkLog.RecentRing(), b = WatchLinkLog.RecentRing()
+        for i in 0..<WatchLinkLog.maxRecent { a.append(.message(type: "t", bytes: i)) }
+        for i in 0..<(WatchLinkLog.maxRecent + 7) { b.append(.message(type: "t", bytes: i - 7)) }
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        b.append(.message(type: "t", bytes: 99))
+        #expect(a != b)
+    }
+}
