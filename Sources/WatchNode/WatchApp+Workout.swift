@@ -123,7 +123,12 @@ extension WatchApp {
         guard w.count == 2, let bpm = WatchCommandWords.number(w[1]) else { return .error(L10n.usage("hr BPM")(ctx.language)) }
         let atMs = workoutClockMs(&ctx)
         let text = heartRateText(bpm, ctx.language)
-        return sampleReply(manager.addHeartRate(bpm: bpm, at: atMs), &ctx) { .ok(.double(bpm), text: text) }
+        // An accepted sample (`[.sampleAccepted]`) is applied without its effects array.
+        guard let effects = manager.addHeartRateUnlessAccepted(bpm: bpm, at: atMs) else {
+            applyChange(linkEffects: [], &ctx)
+            return .ok(.double(bpm), text: text)
+        }
+        return sampleReply(effects, &ctx) { .ok(.double(bpm), text: text) }
     }
 
     /// The `hr` reply's text, `Heart rate: 142 bpm`; made once per whole bpm up to 255 and
@@ -208,12 +213,18 @@ extension WatchApp {
             }
         }
         guard changed else { return nil }
+        applyChange(linkEffects: linkEffects, &ctx)
+        return nil
+    }
+
+    /// After an accepted change: the snapshot, the app state and mirroring, then the link
+    /// effects the change made and the live metrics.
+    mutating func applyChange(linkEffects: [WatchEffect], _ ctx: inout NodeContext) {
         persistWorkout(&ctx)
         applyLifecycle(lifecycle.onWorkoutStateChanged(manager.activeState), &ctx)
         let live = liveMetrics(&ctx)
         perform(linkEffects, &ctx)
         sendLiveMetrics(live, &ctx)
-        return nil
     }
 
     /// `finishWorkout()` saved a workout: the record and every sample go into the replicated

@@ -97,3 +97,32 @@ import Testing
         }
     }
 }
+
+/// The `hr` path's effects without an array for an accepted sample equal `addHeartRate`'s.
+@Suite struct HeartRateEffectsTests {
+    @Test func unlessAcceptedMatchesAddHeartRate() {
+        var a = WorkoutManager(), b = WorkoutManager()
+        func check(_ bpm: Double, _ at: EpochMs, _ note: String) {
+            let full = a.addHeartRate(bpm: bpm, at: at)
+            let short = b.addHeartRateUnlessAccepted(bpm: bpm, at: at)
+            if let short {
+                #expect(short == full, "\(note)")
+            } else {
+                #expect(full.count == 1, "\(note)")
+                if case .sampleAccepted(let s)? = full.first { #expect(s == a.builder?.samples.last, "\(note)") } else { Issue.record("\(note)") }
+            }
+            #expect(a == b, "\(note)")
+        }
+        check(120, 0, "no session")
+        _ = a.start(workoutID: "w", configuration: runOutdoor, at: 1_000)
+        _ = b.start(workoutID: "w", configuration: runOutdoor, at: 1_000)
+        check(120, 500, "before the collection")
+        for i in 1...50 {
+            if i == 20 { _ = a.pause(at: 20_500); _ = b.pause(at: 20_500) }
+            if i == 25 { _ = a.resume(at: 25_500); _ = b.resume(at: 25_500) }
+            check(i % 9 == 0 ? 400 : (i % 11 == 0 ? -3 : 60 + Double(i)), 1_000 + EpochMs(i) * 1_000, "sample \(i)")
+        }
+        _ = a.stop(at: 60_000); _ = b.stop(at: 60_000)
+        check(100, 61_000, "stopped")
+    }
+}

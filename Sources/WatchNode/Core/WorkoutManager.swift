@@ -140,6 +140,16 @@ public struct WorkoutManager: Sendable, Hashable {
         addSample { $0.addHeartRate(bpm: bpm, atMs: atMs) }
     }
 
+    /// `addHeartRate(bpm:at:)` without building an array for its usual effect: nil when the
+    /// sample was accepted (the effects would be `[.sampleAccepted(sample)]`), else the effects.
+    mutating func addHeartRateUnlessAccepted(bpm: Double, at atMs: EpochMs) -> [WorkoutEffect]? {
+        guard case .some = builder else { return [.refused(.noActiveSession(call: "add sample"))] }
+        switch builder!.addHeartRate(bpm: bpm, atMs: atMs) {
+        case .success: return nil
+        case .failure(let r): return [.sampleRejected(r), .log(r.logLine)]
+        }
+    }
+
     /// Collects active energy burned over `fromMs...toMs`.
     public mutating func addActiveEnergy(kcal: Double, fromMs: EpochMs, toMs: EpochMs) -> [WorkoutEffect] {
         addSample { $0.addActiveEnergy(kcal: kcal, fromMs: fromMs, toMs: toMs) }
