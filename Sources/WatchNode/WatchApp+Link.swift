@@ -117,22 +117,34 @@ extension WatchApp {
 
     // MARK: - Mirroring
 
-    /// The live-metrics message for the active, started workout, if reachability and the
-    /// mirroring budget allow one now; otherwise the skip is counted.
-    mutating func mirrorLiveMetrics(_ ctx: inout NodeContext) -> [WatchEffect] {
-        guard let s = manager.session, s.startMs != nil else { return [] }
+    /// The live-metrics payload for the active, started workout and its canonical size, if
+    /// reachability and the mirroring budget allow one now; otherwise the skip is counted.
+    /// Sent with `sendLiveMetrics`, after the event's other link effects.
+    mutating func liveMetrics(_ ctx: inout NodeContext) -> (payload: PlistValue, bytes: Int)? {
+        guard let s = manager.session, s.startMs != nil else { return nil }
         guard ctx.session.isReachable else {
             link.recordSkip("phone not reachable")
-            return []
+            return nil
         }
-        var out: [WatchEffect] = []
-        for e in manager.onMirrorTick(at: ctx.now) {
-            switch e {
-            case .mirror(let payload, _): out.append(.sendMessage(payload))
-            case .mirrorSkipped(let reason): link.recordSkip(reason.description)
-            default: break
-            }
+        // `WorkoutManager.onMirrorTick`, with the payload made from the previous one.
+        guard let b = manager.builder else {
+            link.recordSkip(MirrorBudget.SkipReason.notMirroring.description)
+            return nil
         }
-        return out
+        let live = livePayloads.make(session: s, builder: b, at: ctx.now)
+        switch manager.mirror.consider(bytes: live.bytes, now: ctx.now) {
+        case .send: return live
+        case .skip(let reason):
+            link.recordSkip(reason.description)
+            return nil
+        }
+    }
+
+    /// Hands a live-metrics payload `liveMetrics` allowed to the link, as `perform` does a
+    /// `.sendMessage` of it (its size is known: it is not measured again).
+    mutating func sendLiveMetrics(_ live: (payload: PlistValue, bytes: Int)?, _ ctx: inout NodeContext) {
+        guard let live else { return }
+        link.recordLiveMetrics(live.payload, bytes: live.bytes)
+        ctx.sendMessage(live.payload, replyExpected: false)
     }
 }

@@ -121,19 +121,28 @@ extension WatchApp {
     /// Brings the stored snapshot up to the manager's active session, or removes it when
     /// there is none.
     mutating func persistWorkout(_ ctx: inout NodeContext) {
-        let stored = persistedWorkoutID != nil && persistedWorkoutID == manager.session?.id ? persistedSampleCount : 0
-        let update = manager.snapshotWrites(at: ctx.now, persistedSampleCount: stored)
-        if persistedWorkoutID != nil, persistedWorkoutID != update?.workoutID {
+        let session = manager.session
+        if persistedWorkoutID != nil, persistedWorkoutID != session?.id {
             for w in WorkoutSnapshotStore.removals(sampleCount: persistedSampleCount) { ctx.setLocal(w.key, nil) }
             persistedWorkoutID = nil
             persistedSampleCount = 0
         }
-        guard let update else { return }
-        for w in update.writes {
-            ctx.setLocal(w.key, encoded: w.encoded!)  // `snapshotWrites` gives every write as bytes
+        guard let session, let builder = manager.builder else { return }
+        // The writes of `manager.snapshotWrites(at:persistedSampleCount:)`, encoded incrementally.
+        let stored = persistedWorkoutID == session.id ? persistedSampleCount : 0
+        ctx.setLocal(WorkoutSnapshotStore.headKey, encoded: snapshotEncoder.headBytes(session: session, builder: builder, at: ctx.now))
+        let count = builder.samples.count
+        if count > stored {
+            let size = WorkoutSnapshotStore.samplesPerChunk
+            for i in (max(0, stored) / size)...((count - 1) / size) {
+                let lower = i * size
+                let bytes = snapshotEncoder.chunkBytes(
+                    workoutID: session.id, index: i, samples: builder.samples, range: lower..<min(count, lower + size))
+                ctx.setLocal(snapshotEncoder.chunkKey, encoded: bytes)
+            }
         }
-        persistedWorkoutID = update.workoutID
-        persistedSampleCount = update.sampleCount
+        persistedWorkoutID = session.id
+        persistedSampleCount = count
     }
 
     /// Stores the picker's activity and location.

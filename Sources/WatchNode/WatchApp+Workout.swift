@@ -120,10 +120,31 @@ extension WatchApp {
 
     /// `hr BPM`: one heart-rate sample now (on the workout's clock, `workoutClockMs`).
     mutating func heartRateCommand(_ w: [String], _ ctx: inout NodeContext) -> CommandReply {
-        guard w.count == 2, let bpm = Double(w[1]) else { return .error(L10n.usage("hr BPM")(ctx.language)) }
+        guard w.count == 2, let bpm = WatchCommandWords.number(w[1]) else { return .error(L10n.usage("hr BPM")(ctx.language)) }
         let atMs = workoutClockMs(&ctx)
-        let text = "\(L10n.watchHeartRate(ctx.language)): \(WatchFormat.whole(bpm)) bpm"
-        return sampleReply(manager.addHeartRate(bpm: bpm, at: atMs), &ctx) { .ok(.double(bpm), text: text) }
+        let text = heartRateText(bpm, ctx.language)
+        // An accepted sample (`[.sampleAccepted]`) is applied without its effects array.
+        guard let effects = manager.addHeartRateUnlessAccepted(bpm: bpm, at: atMs) else {
+            applyChange(linkEffects: [], &ctx)
+            return .ok(.double(bpm), text: text)
+        }
+        return sampleReply(effects, &ctx) { .ok(.double(bpm), text: text) }
+    }
+
+    /// The `hr` reply's text, `Heart rate: 142 bpm`; made once per whole bpm up to 255 and
+    /// language (a workout repeats the same few dozen values every second).
+    mutating func heartRateText(_ bpm: Double, _ language: AppLanguage) -> String {
+        func make() -> String { WatchFormat.joined(L10n.watchHeartRate(language), ": ", WatchFormat.whole(bpm), " bpm") }
+        let rounded = bpm.rounded(.toNearestOrAwayFromZero)
+        guard bpm.isFinite, rounded >= 0, rounded < 256 else { return make() }
+        let i = Int(rounded)
+        if heartRateTexts.language != language || heartRateTexts.texts.isEmpty {
+            heartRateTexts = (language, Array(repeating: nil, count: 256))
+        }
+        if let text = heartRateTexts.texts[i] { return text }
+        let text = make()
+        heartRateTexts.texts[i] = text
+        return text
     }
 
     /// `energy KCAL [--over DURATION]`: active energy burned up to now (on the workout's
@@ -192,23 +213,34 @@ extension WatchApp {
             }
         }
         guard changed else { return nil }
+        applyChange(linkEffects: linkEffects, &ctx)
+        return nil
+    }
+
+    /// After an accepted change: the snapshot, the app state and mirroring, then the link
+    /// effects the change made and the live metrics.
+    mutating func applyChange(linkEffects: [WatchEffect], _ ctx: inout NodeContext) {
         persistWorkout(&ctx)
         applyLifecycle(lifecycle.onWorkoutStateChanged(manager.activeState), &ctx)
-        linkEffects += mirrorLiveMetrics(&ctx)
+        let live = liveMetrics(&ctx)
         perform(linkEffects, &ctx)
-        return nil
+        sendLiveMetrics(live, &ctx)
     }
 
     /// `finishWorkout()` saved a workout: the record and every sample go into the replicated
     /// state; the full-resolution series becomes a file for `transferFile`.
     mutating func save(_ finished: FinishedWorkout, _ ctx: inout NodeContext) -> WatchEffect {
         if case .failure(let e) = ctx.put(finished.record) { ctx.log(.error, "workout \(finished.record.id) not saved: \(e)") }
+        // `ctx.put(s)` for each sample, its fields made from the previous sample's.
+        var fields = SampleFieldsMaker()
         for s in finished.samples {
-            if case .failure(let e) = ctx.put(s) { ctx.log(.error, "sample \(s.id) not saved: \(e)") }
+            if case .failure(let e) = ctx.set(RecordKey(HealthSample.collection, s.id), fields.fields(of: s)) {
+                ctx.log(.error, "sample \(s.id) not saved: \(e)")
+            }
         }
         ctx.log(.info, "workout \(finished.record.id) saved: \(finished.samples.count) samples, elapsed \(finished.record.elapsedMs) ms")
         let file = WorkoutSampleFile(finished)
-        let bytes = file.encode()
+        let bytes = WorkoutSampleFileBytes.encode(file)  // `file.encode()`, written straight
         return .transferFile(name: file.fileName, bytes: bytes, metadata: file.metadata(for: bytes))
     }
 }

@@ -67,6 +67,13 @@ public struct WatchApp: NodeApp {
     /// The workout whose snapshot is stored, and how many of its samples are.
     var persistedWorkoutID: String?
     var persistedSampleCount = 0
+    /// The stored head's constant parts and the last chunk's columns, kept encoded so that
+    /// persisting after a sample encodes only what changed (`WorkoutSnapshotEncoder`).
+    var snapshotEncoder = WorkoutSnapshotEncoder()
+    /// The `hr` reply's texts by whole bpm, in `language` (`heartRateText`).
+    var heartRateTexts: (language: AppLanguage, texts: [String?]) = (.en, [])
+    /// The previous live-metrics payload, from which the next one is made (`LiveMetricsPayloads`).
+    var livePayloads = LiveMetricsPayloads()
 
     /// A watch app; `complicationSettings` is the step gauge's reload budget.
     public init(complicationSettings: ComplicationFeed.Settings = .defaults) {
@@ -89,10 +96,23 @@ public struct WatchApp: NodeApp {
     /// Runs one command through its row of `commands` (WatchApp+Commands.swift); a refusal is
     /// returned as `.error` and remembered for `errors last`.
     public mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
-        let reply = Self.commands.run(&self, command, &ctx)
+        // An `hr` line (one per sample of a workout) goes to its row's handler without looking
+        // the row up: it is the table's only row of that word (tested).
+        let reply = command.words.first == Self.heartRateVerb
+            ? heartRateCommand(command.words, &ctx) : Self.commands.run(&self, command, &ctx)
         if !reply.isOK { noteError(reply.text) }
         return reply
     }
+
+    /// The table's read-only answer (`show SCREEN --svg`); none for an `hr` line, without
+    /// looking its row up (the row has no read-only answer: tested).
+    public func readOnlyReply(_ command: NodeCommand, _ ctx: NodeContext) -> CommandReply? {
+        if command.words.first == Self.heartRateVerb { return nil }
+        return Self.commands.readOnlyReply(self, command, ctx)
+    }
+
+    /// The first word of the heart-rate command (`hr BPM`, `sampleRows`).
+    static var heartRateVerb: String { "hr" }
 
     /// A workout file the node could not write is not sent (`fileWriteFailed`).
     public mutating func onEffectOutcome(_ effect: AppEffect, _ outcome: Result<String, AppEffectError>, _ ctx: inout NodeContext) -> CommandReply? {
@@ -114,7 +134,7 @@ public struct WatchApp: NodeApp {
             _ = handlePhonePayload(info, isComplication: isComplication, &ctx)
         case .reachabilityDidChange(let reachable):
             ctx.log(.info, "phone \(reachable ? "reachable" : "not reachable")")
-            if reachable { perform(mirrorLiveMetrics(&ctx), &ctx) }
+            if reachable { sendLiveMetrics(liveMetrics(&ctx), &ctx) }
         default:
             break
         }
@@ -147,7 +167,7 @@ public struct WatchApp: NodeApp {
     }
 
     /// The earliest of: the extended runtime limit, the deferred reload, local midnight.
-    public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
+    @inline(__always) public func nextDeadline(_ ctx: NodeContext) -> EpochMs? {
         earliest(earliest(lifecycle.nextDeadlineMs, complication.nextTickMs), goalEntry?.refreshAtMs)
     }
 

@@ -60,4 +60,36 @@ import Testing
         #expect(payload["heartRateBpm"] == nil, "absent before the first sample")
         #expect(payload["elapsedMs"] == .int(1_000) && payload["state"] == "running")
     }
+
+    /// The decisions of the budget equal those of the rule written plainly (every send checked
+    /// against the window, not only a prefix), over a long irregular run with stray early times.
+    @Test func decisionsEqualThePlainRule() {
+        var b = MirrorBudget()
+        var sends: [(atMs: EpochMs, bytes: Int)] = []
+        var now: EpochMs = 0
+        var state: UInt64 = 12_345
+        for _ in 0..<3_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let r = Int(state >> 33)
+            now += EpochMs(r % 900)
+            let at = r % 13 == 0 ? now - 5_000 : now
+            let bytes = r % 17 == 0 ? 40_000 : 200 + r % 3_000
+            let t = max(at, sends.last?.atMs ?? at)
+            sends.removeAll { $0.atMs + MirrorBudget.windowMs <= t }
+            let used = sends.reduce(0) { $0 + $1.bytes }
+            let expected: MirrorBudget.Decision
+            if sends.count >= MirrorBudget.maxSendsPerWindow {
+                expected = .skip(.tooManySends)
+            } else if used + bytes > MirrorBudget.maxBytesPerWindow {
+                expected = b.consider(bytes: bytes, now: at)  // the retry time is checked by the other tests
+                #expect(!expected.isSend)
+                continue
+            } else {
+                expected = .send
+                sends.append((t, bytes))
+            }
+            #expect(b.consider(bytes: bytes, now: at) == expected)
+            #expect(b.recentSends.map(\.atMs) == sends.map(\.atMs))
+        }
+    }
 }

@@ -42,9 +42,34 @@ public struct WorkoutSampleFile: Sendable, Hashable {
     public var fileName: String { "\(record.id).samples.plist" }
 
     /// The id of a workout's `index`th sample: `<workoutID>.0007` (at least four digits).
+    /// (Written straight into the string's bytes: the watch names every sample it collects.)
     public static func sampleID(workoutID: String, index: Int) -> String {
-        let digits = String(index)
-        return "\(workoutID).\(String(repeating: "0", count: max(0, 4 - digits.count)))\(digits)"
+        guard index >= 0 else {
+            let digits = String(index)
+            return "\(workoutID).\(String(repeating: "0", count: max(0, 4 - digits.count)))\(digits)"
+        }
+        var digitCount = 1
+        var rest = index
+        while rest >= 10 {
+            rest /= 10
+            digitCount += 1
+        }
+        let width = max(4, digitCount)
+        var id = workoutID
+        return id.withUTF8 { w in
+            String(unsafeUninitializedCapacity: w.count + 1 + width) { out in
+                if let src = w.baseAddress, w.count > 0 { out.baseAddress!.initialize(from: src, count: w.count) }
+                out[w.count] = UInt8(ascii: ".")
+                var v = index
+                var i = w.count + width
+                while i > w.count {
+                    out[i] = UInt8(ascii: "0") + UInt8(v % 10)
+                    v /= 10
+                    i -= 1
+                }
+                return w.count + 1 + width
+            }
+        }
     }
 
     // MARK: - Encoding

@@ -82,11 +82,16 @@ public struct MirrorBudget: Sendable, Hashable {
     public mutating func consider(bytes: Int, now nowMs: EpochMs) -> Decision {
         guard isMirroring else { return .skip(.notMirroring) }
         let now = max(nowMs, recentSends.last?.atMs ?? nowMs)
-        recentSends.removeAll { $0.atMs + Self.windowMs <= now }
+        // Sends are recorded in time order (each at the latest time so far), so the ones that
+        // left the window are a prefix.
+        var left = 0
+        while left < recentSends.count, recentSends[left].atMs + Self.windowMs <= now { left += 1 }
+        if left > 0 { recentSends.removeFirst(left) }
         let size = max(0, bytes)
         guard size <= Self.maxBytesPerWindow else { return .skip(.payloadTooLarge(bytes: size)) }
         guard recentSends.count < Self.maxSendsPerWindow else { return .skip(.tooManySends) }
-        let used = recentSends.reduce(0) { $0 + $1.bytes }
+        var used = 0
+        for s in recentSends { used += s.bytes }
         guard used + size <= Self.maxBytesPerWindow else {
             return .skip(.overBudget(usedBytes: used, retryAtMs: retryTime(for: size, now: now)))
         }

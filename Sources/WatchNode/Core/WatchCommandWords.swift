@@ -6,6 +6,25 @@ public enum WatchCommandWords {
     /// The longest duration a command accepts (`energy --over`, `steps --over`): one day.
     public static let maxDurationMs: Int64 = 24 * 60 * 60 * 1000
 
+    // MARK: - Numbers
+
+    /// `Double(text)`; a plain run of up to 15 ASCII digits (a heart rate, on every sample) is
+    /// read without the general parser: such an integer is exactly a double.
+    public static func number(_ text: String) -> Double? {
+        var text = text
+        let whole: Int? = text.withUTF8 { b in
+            guard b.count >= 1, b.count <= 15 else { return nil }
+            var n = 0
+            for c in b {
+                guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+                n = n * 10 + Int(c &- UInt8(ascii: "0"))
+            }
+            return n
+        }
+        if let whole { return Double(whole) }
+        return Double(text)
+    }
+
     // MARK: - Durations
 
     /// Parses a duration as the scenario language writes it: units `ms`, `s`, `m`, `h`, `d`,

@@ -10,6 +10,8 @@ public enum WatchFormat {
 
     /// `8432` → `"8,432"`; negative numbers keep their sign.
     public static func grouped(_ n: Int) -> String {
+        // Under a thousand there is nothing to group (a heart rate, on every sample).
+        if n > -1_000, n < 1_000 { return String(n) }
         let digits = String(n.magnitude)
         var out = ""
         for (i, ch) in digits.enumerated() {
@@ -39,6 +41,32 @@ public enum WatchFormat {
     public static func percent(_ fraction: Double) -> String {
         guard fraction.isFinite, fraction > 0 else { return "0%" }
         return "\(Int((fraction * 100).rounded(.down)))%"
+    }
+
+    /// `a + b + c + d` in one allocation (the `hr` reply's text, on every sample).
+    public static func joined(_ a: String, _ b: String, _ c: String, _ d: String) -> String {
+        var (a, b, c, d) = (a, b, c, d)
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                c.withUTF8 { c in
+                    d.withUTF8 { d in
+                        String(unsafeUninitializedCapacity: a.count + b.count + c.count + d.count) { out in
+                            var at = 0
+                            func put(_ part: UnsafeBufferPointer<UInt8>) {
+                                guard let src = part.baseAddress, part.count > 0 else { return }
+                                (out.baseAddress! + at).initialize(from: src, count: part.count)
+                                at += part.count
+                            }
+                            put(a)
+                            put(b)
+                            put(c)
+                            put(d)
+                            return at
+                        }
+                    }
+                }
+            }
+        }
     }
 
     // MARK: - Durations

@@ -24,10 +24,35 @@ public struct WatchLinkLog: Sendable, Hashable {
     /// The last file transfer produced (name, bytes, metadata).
     public internal(set) var lastFile: WatchEffect?
     /// Summaries of the latest effects, oldest first.
-    public var recent: [String] { recentEffects.map(\.summary) }
+    public var recent: [String] { recentEffects.ordered.map(\.summary) }
     /// The latest effects as `recent` renders them, at most `maxRecent`: rendered when read,
     /// not on each live-metrics message (a string per second nobody reads).
-    var recentEffects: [RecentEffect] = []
+    var recentEffects = RecentRing()
+
+    /// The latest `maxRecent` entries, oldest first (`ordered`), kept in a ring: a full log
+    /// overwrites its oldest entry instead of shifting the others (once per live message).
+    /// Equal when the entries in order are.
+    struct RecentRing: Sendable, Hashable {
+        private var items: [RecentEffect] = []
+        /// Where the oldest entry is once the ring is full.
+        private var oldest = 0
+
+        /// The entries, oldest first.
+        var ordered: [RecentEffect] { oldest == 0 ? items : Array(items[oldest...] + items[..<oldest]) }
+
+        mutating func append(_ entry: RecentEffect) {
+            if items.count < WatchLinkLog.maxRecent {
+                items.append(entry)
+            } else {
+                items[oldest] = entry
+                oldest = oldest + 1 == items.count ? 0 : oldest + 1
+            }
+        }
+
+        static func == (a: RecentRing, b: RecentRing) -> Bool { a.ordered == b.ordered }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(ordered) }
+    }
 
     /// One entry of `recent`, not yet rendered.
     enum RecentEffect: Sendable, Hashable {
@@ -89,8 +114,21 @@ public struct WatchLinkLog: Sendable, Hashable {
             filesSent += 1
             lastFile = effect
         }
+        appendRecent(entry)
+    }
+
+    /// Records a live-metrics message (`MirrorPayload`) of canonical size `bytes` handed to the
+    /// link: what `record(.sendMessage(payload))` records, without measuring the payload again.
+    mutating func recordLiveMetrics(_ payload: PlistValue, bytes: Int) {
+        messagesSent += 1
+        lastMessage = payload
+        mirrorSent += 1
+        mirrorBytes += bytes
+        appendRecent(.message(type: MirrorPayload.type, bytes: bytes))
+    }
+
+    private mutating func appendRecent(_ entry: RecentEffect) {
         recentEffects.append(entry)
-        if recentEffects.count > Self.maxRecent { recentEffects.removeFirst(recentEffects.count - Self.maxRecent) }
     }
 
     /// Records a `WCErrorDomain` error by its code name.

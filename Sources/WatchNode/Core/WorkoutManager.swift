@@ -140,13 +140,24 @@ public struct WorkoutManager: Sendable, Hashable {
         addSample { $0.addHeartRate(bpm: bpm, atMs: atMs) }
     }
 
+    /// `addHeartRate(bpm:at:)` without building an array for its usual effect: nil when the
+    /// sample was accepted (the effects would be `[.sampleAccepted(sample)]`), else the effects.
+    mutating func addHeartRateUnlessAccepted(bpm: Double, at atMs: EpochMs) -> [WorkoutEffect]? {
+        guard case .some = builder else { return [.refused(.noActiveSession(call: "add sample"))] }
+        switch builder!.addHeartRate(bpm: bpm, atMs: atMs) {
+        case .success: return nil
+        case .failure(let r): return [.sampleRejected(r), .log(r.logLine)]
+        }
+    }
+
     /// Collects active energy burned over `fromMs...toMs`.
     public mutating func addActiveEnergy(kcal: Double, fromMs: EpochMs, toMs: EpochMs) -> [WorkoutEffect] {
         addSample { $0.addActiveEnergy(kcal: kcal, fromMs: fromMs, toMs: toMs) }
     }
 
     mutating func addSample(_ add: (inout LiveWorkoutBuilder) -> Result<HealthSample, SampleRejection>) -> [WorkoutEffect] {
-        guard builder != nil else { return [.refused(.noActiveSession(call: "add sample"))] }
+        // (A tag test: `builder != nil` copied the builder on every sample.)
+        guard case .some = builder else { return [.refused(.noActiveSession(call: "add sample"))] }
         switch add(&builder!) {
         case .success(let sample): return [.sampleAccepted(sample)]
         case .failure(let r): return [.sampleRejected(r), .log(r.logLine)]

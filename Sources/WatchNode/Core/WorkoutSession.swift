@@ -78,7 +78,8 @@ public struct WorkoutSession: Sendable, Hashable {
     public var areSensorsOn: Bool { state == .running || state == .paused }
 
     /// The latest time any call recorded, the floor for the next call's time.
-    public var lastEventMs: EpochMs? { [startMs, events.last?.atMs, stopMs, endMs].compactMap { $0 }.max() }
+    /// (Without building an array: the workout clock asks for it on every sample.)
+    public var lastEventMs: EpochMs? { later(later(startMs, events.last?.atMs), later(stopMs, endMs)) }
 
     /// The states from which `call` is legal.
     public static func legalStates(for call: WorkoutSessionCall.Name) -> Set<WorkoutSessionState> {
