@@ -15,13 +15,24 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
         self.collection = collection
         self.id = id
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in collection.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        Self.fnv(collection, &h)
         h = (h ^ 0xFF) &* 0x0000_0100_0000_01B3
-        for b in id.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        Self.fnv(id, &h)
         // MurmurHash3's finalizer, so the low bits (the index's bucket) depend on every byte.
         h = (h ^ (h >> 33)) &* 0xff51_afd7_ed55_8ccd
         h = (h ^ (h >> 33)) &* 0xc4ce_b9fe_1a85_ec53
         contentHash = h ^ (h >> 33)
+    }
+
+    /// FNV-1a steps over `s`'s UTF-8, read in place where it is stored as UTF-8 (the view's
+    /// iterator costs several times more a byte).
+    private static func fnv(_ s: String, _ h: inout UInt64) {
+        var x = h
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { b in
+            for byte in b { x = (x ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        }
+        if done == nil { for byte in s.utf8 { x = (x ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
+        h = x
     }
 
     /// Equal collection and id.
@@ -139,6 +150,24 @@ public struct RecordEntry: Hashable, Sendable {
         d.reserveCapacity(registers.count)
         for f in registers { d[f.name] = f.register.value }
         return d
+    }
+
+    /// Fills an entry that has no registers with `values`, all stamped `stamp` at `seq`: what
+    /// writing them one by one gives (the names in UTF-8 order), with the names ordered by
+    /// their first eight bytes as integers first (a dictionary gives them in no order, and
+    /// inserting each in place compared strings again and again).
+    mutating func writeAll(_ values: [String: PlistValue], stamp: HLCTimestamp, seq: UInt64) {
+        precondition(registers.isEmpty, "writeAll fills an empty record")
+        guard !values.isEmpty else { return }
+        if seq > maxSeq { maxSeq = seq }
+        var entries: [(prefix: UInt64, field: FieldRegister)] = []
+        entries.reserveCapacity(values.count)
+        for (name, value) in values {
+            entries.append((CanonicalEncoding.utf8Prefix(name), FieldRegister(name: name, register: Register(value: value, stamp: stamp, seq: seq))))
+        }
+        entries.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : CanonicalEncoding.utf8Less($0.field.name, $1.field.name) }
+        registers.reserveCapacity(entries.count)
+        for e in entries { registers.append(e.field) }
     }
 
     /// Makes room for `n` registers in all, so that writing a new record's fields one by one

@@ -159,8 +159,11 @@ public struct ReplicaState: Sendable {
         guard !values.isEmpty else { return .success(stamp) }
         let slot = slotIndex(of: key) ?? makeSlot(key)
         seq &+= 1
-        if slots[slot].entry.registers.isEmpty { slots[slot].entry.reserveRegisters(values.count) }
-        for (name, value) in values { slots[slot].entry.write(name, Register(value: value, stamp: stamp, seq: seq)) }
+        if slots[slot].entry.registers.isEmpty {
+            slots[slot].entry.writeAll(values, stamp: stamp, seq: seq)
+        } else {
+            for (name, value) in values { slots[slot].entry.write(name, Register(value: value, stamp: stamp, seq: seq)) }
+        }
         touch(slot)
         return .success(stamp)
     }
