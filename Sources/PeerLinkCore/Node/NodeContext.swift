@@ -97,10 +97,16 @@ public struct NodeContext: Sendable {
     public mutating func setLocal(_ key: String, _ value: PlistValue?) {
         local.set(key, value)
         if let value {
-            batch.put(Self.localTable, Array(key.utf8), CanonicalEncoding.encode(value))
+            batch.put(Self.localTable, Self.keyBytes(key), CanonicalEncoding.encode(value))
         } else {
-            batch.delete(Self.localTable, Array(key.utf8))
+            batch.delete(Self.localTable, Self.keyBytes(key))
         }
+    }
+
+    /// A local key's UTF-8 as the store's row key, copied in one block (the view's generic
+    /// copy went byte by byte).
+    static func keyBytes(_ key: String) -> [UInt8] {
+        key.utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(key.utf8)
     }
 
     /// Stores one of the app's own durable values given as its canonical bytes, written
@@ -109,7 +115,7 @@ public struct NodeContext: Sendable {
     public mutating func setLocal(_ key: String, encoded: [UInt8]) {
         assert((try? CanonicalEncoding.decode(encoded)) != nil, "the bytes given for \(key) are not a canonical encoding")
         local.set(key, encoded: encoded)
-        batch.put(Self.localTable, Array(key.utf8), encoded)
+        batch.put(Self.localTable, Self.keyBytes(key), encoded)
     }
 
     // MARK: - Log
