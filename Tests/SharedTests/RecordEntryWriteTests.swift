@@ -28,3 +28,31 @@ struct RecordEntryWriteTests {
         }
     }
 }
+
+/// A name `==` to an earlier one (a canonically equivalent spelling) replaces its register, as
+/// it always did, whether it is written locally or merged from a peer.
+@Suite("Record entry writes: equivalent names")
+struct RecordEntryEquivalentNameTests {
+    static let stamp = HLCTimestamp(wallMs: 1_000, counter: 0, replica: 1)
+
+    @Test func anEquivalentSpellingReplacesTheEarlierRegister() {
+        for (earlier, later) in [("e\u{301}", "\u{e9}"), ("\u{e9}", "e\u{301}"), ("e\u{301}x", "\u{e9}x")] {
+            var e = RecordEntry()
+            e.write("a", Register(value: 1, stamp: Self.stamp, seq: 1))
+            e.write(earlier, Register(value: 2, stamp: Self.stamp, seq: 2))
+            e.write(later, Register(value: 3, stamp: Self.stamp, seq: 3))
+            #expect(e.registers.count == 2, "\(e.registers.map { Array($0.name.utf8) })")
+            #expect(e[later]?.value == 3)
+        }
+    }
+
+    @Test func aMergedRecordWithEquivalentNamesKeepsOneRegister() {
+        var state = ReplicaState(replica: 2, schema: ReplicaSchema())
+        let key = RecordKey("goal", "g1")
+        let fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)] = [
+            ("a", 1, Self.stamp), ("e\u{301}", 2, Self.stamp), ("\u{e9}", 3, Self.stamp),
+        ]
+        state.merge(DeltaRecord(key: key, fields: fields, tombstone: nil), wallMs: 2_000)
+        #expect(state.entry(key)?.registers.count == 2)
+    }
+}

@@ -170,6 +170,12 @@ public struct RecordEntry: Hashable, Sendable {
         for e in entries { registers.append(e.field) }
     }
 
+    /// True when `s`'s UTF-8 is all ASCII.
+    static func isASCII(_ s: String) -> Bool {
+        if let r = s.utf8.withContiguousStorageIfAvailable({ b in !b.contains { $0 >= 0x80 } }) { return r }
+        return !s.utf8.contains { $0 >= 0x80 }
+    }
+
     /// Makes room for `n` registers in all, so that writing a new record's fields one by one
     /// does not grow the array several times.
     mutating func reserveRegisters(_ n: Int) {
@@ -180,8 +186,11 @@ public struct RecordEntry: Hashable, Sendable {
     public mutating func write(_ name: String, _ reg: Register) {
         if reg.seq > maxSeq { maxSeq = reg.seq }
         // A name after the last one (fields merged or built in name order): appended after
-        // one comparison, instead of comparing it with every name before.
-        if registers.isEmpty || CanonicalEncoding.utf8Less(registers[registers.count - 1].name, name) {
+        // one comparison, instead of comparing it with every name before. Only for an ASCII
+        // name: no name before it can then be `==` to it (a canonically equivalent spelling,
+        // "K" and U+212A, sorts after every ASCII name), whereas a non-ASCII name may equal an
+        // earlier one ("e\u{301}" and "é") and must replace it, as the loop below does.
+        if registers.isEmpty || (Self.isASCII(name) && CanonicalEncoding.utf8Less(registers[registers.count - 1].name, name)) {
             registers.append(FieldRegister(name: name, register: reg))
             return
         }
