@@ -226,3 +226,23 @@ struct SimDriverTests {
         #expect(n.baseLatencyMs == 0 && n.jitterSpreadMs == 300)
     }
 }
+
+/// `SimDriver.call` keeps the last line's words: a line is reused only when it is the same
+/// bytes, not merely `==` (a canonically equivalent spelling has other words).
+@Suite("Sim driver: the kept command line")
+struct SimDriverKeptLineTests {
+    @Test func aCanonicallyEquivalentLineIsSplitAgain() throws {
+        let (r, driver) = try SimTest.run("07:00:00 expect converged\n")
+        #expect(r.passed, "\(r.text())")
+        let nfc = "caf\u{e9}-command", nfd = "cafe\u{301}-command"
+        #expect(nfc == nfd && Array(nfc.utf8) != Array(nfd.utf8))
+        func message(_ line: String) throws -> [UInt8] {
+            guard case .failure(let e) = try driver.call(.watch, line) else { return [] }
+            return Array(e.message.utf8)
+        }
+        let first = try message(nfc), second = try message(nfd), again = try message(nfd)
+        #expect(first.contains(0xC3) && !first.contains(0xCC), "the NFC line's words: \(String(decoding: first, as: UTF8.self))")
+        #expect(second.contains(0xCC) && !second.contains(0xC3), "the NFD line's own words, not the NFC line's: \(String(decoding: second, as: UTF8.self))")
+        #expect(again == second)
+    }
+}
