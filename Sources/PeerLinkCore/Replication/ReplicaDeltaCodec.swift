@@ -238,7 +238,10 @@ public enum ReplicaDeltaCodec {
                 var suffix = head & 15
                 if suffix == 15 { suffix = try r.readVarint() }
                 guard shared <= UInt64(previous.count), suffix <= UInt64(r.remaining) else { throw .malformed("bad record id") }
-                let idBytes = Array(previous[..<Int(shared)]) + (try r.readBytes(Int(suffix)))
+                // The previous id's shared bytes and the suffix, in one array.
+                var idBytes = previous
+                idBytes.removeSubrange(Int(shared)...)
+                idBytes.append(contentsOf: try r.readBytes(Int(suffix)))
                 guard let id = String(validating: idBytes, as: UTF8.self) else { throw .invalidUTF8 }
                 previous = idBytes
                 let shape = try r.readVarint()
