@@ -44,4 +44,30 @@ static inline int peerlink_hmac_sha256(const unsigned char *key, size_t keylen,
     EVP_MAC_CTX_free(c);
     return ok;
 }
+/* HKDF-SHA256 as the Noise framework uses it (RFC 5869 with an empty info; ck the salt):
+   temp_key = HMAC(salt, ikm), out = T(1) ‖ … ‖ T(count) with T(i) = HMAC(temp_key, T(i-1) ‖ i),
+   32 bytes each, into `out` (32 × count bytes); 1 on success. Each T(i) starts from a copy of
+   one context keyed with temp_key, so the key is set up once, not once per output; that
+   context and temp_key are freed and cleansed before returning. */
+static inline int peerlink_hkdf_sha256(const unsigned char *salt, size_t saltlen,
+                                       const unsigned char *ikm, size_t ikmlen, int count, unsigned char *out) {
+    unsigned char temp[32];
+    if (count < 1 || count > 3 || peerlink_hmac_sha256(salt, saltlen, ikm, ikmlen, temp) != 1) return 0;
+    EVP_MAC_CTX *t = peerlink_hmac_sha256_template();
+    EVP_MAC_CTX *keyed = t == NULL ? NULL : EVP_MAC_CTX_dup(t);
+    int ok = keyed != NULL && EVP_MAC_init(keyed, temp, sizeof temp, NULL) == 1;
+    for (int i = 1; ok && i <= count; i++) {
+        unsigned char n = (unsigned char)i;
+        size_t outl = 0;
+        EVP_MAC_CTX *c = EVP_MAC_CTX_dup(keyed);
+        ok = c != NULL
+            && (i == 1 || EVP_MAC_update(c, out + 32 * (i - 2), 32) == 1)
+            && EVP_MAC_update(c, &n, 1) == 1
+            && EVP_MAC_final(c, out + 32 * (i - 1), &outl, 32) == 1 && outl == 32;
+        EVP_MAC_CTX_free(c);
+    }
+    EVP_MAC_CTX_free(keyed);
+    OPENSSL_cleanse(temp, sizeof temp);
+    return ok;
+}
 #endif

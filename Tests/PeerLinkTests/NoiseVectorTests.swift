@@ -94,6 +94,20 @@ struct NoiseVectorTests {
         #expect(X25519.sharedSecret(privateKey: a, publicKey: [UInt8](repeating: 0, count: 32)) == nil)
     }
 
+    /// RFC 5869 test case 1 (a salt; its info left empty, as Noise has none): T(1), T(2) and
+    /// T(3) are the HMACs RFC 5869 defines, each computed here with `HMACSHA256` alone.
+    @Test func hkdfOutputsAreTheRFCsChainOfHMACs() {
+        let salt = Self.hex("000102030405060708090a0b0c"), ikm = [UInt8](repeating: 0x0b, count: 22)
+        let prk = HMACSHA256.mac(key: salt, message: ikm)
+        #expect(hexString(prk) == "077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5")  // RFC 5869 A.1's PRK
+        let t1 = HMACSHA256.mac(key: prk, message: [1])
+        let t2 = HMACSHA256.mac(key: prk, message: t1 + [2])
+        let t3 = HMACSHA256.mac(key: prk, message: t2 + [3])
+        #expect(HKDFSHA256.derive(salt: salt, ikm: ikm, count: 3) == [t1, t2, t3])
+        #expect(HKDFSHA256.derive(salt: salt, ikm: ikm, count: 2) == [t1, t2])
+        #expect(HKDFSHA256.derive(salt: salt, ikm: [], count: 1) == [HMACSHA256.mac(key: HMACSHA256.mac(key: salt, message: []), message: [1])])
+    }
+
     /// RFC 5869 test case 3 (empty salt and info): the first 42 bytes of T(1) ‖ T(2).
     @Test func hkdfMatchesRFC5869() {
         let out = HKDFSHA256.derive(salt: [], ikm: [UInt8](repeating: 0x0b, count: 22), count: 2)

@@ -1,3 +1,5 @@
+import COpenSSL
+
 /// HKDF-SHA256 (RFC 5869) in the form the Noise framework uses it: the chaining key is the
 /// salt, the info is empty, and the output is two or three 32-byte blocks.
 ///
@@ -7,18 +9,22 @@
 /// out2 = HMAC-SHA256(temp_key, out1 ‖ 0x02)                (T(2))
 /// out3 = HMAC-SHA256(temp_key, out2 ‖ 0x03)                (T(3))
 /// ```
-/// Each HMAC is OpenSSL's (`HMACSHA256`); nothing here is a hand-made primitive.
+/// Each HMAC is OpenSSL's, through EVP_MAC (the shim's `peerlink_hkdf_sha256`: the outputs'
+/// MACs start from one context keyed with temp_key, copied for each, so the key is set up once
+/// per derivation); nothing here is a hand-made primitive.
 public enum HKDFSHA256 {
     /// `count` (2 or 3) output blocks of 32 bytes for `ikm` under `salt`.
     public static func derive(salt: [UInt8], ikm: [UInt8], count: Int) -> [[UInt8]] {
         precondition(count >= 1 && count <= 3, "HKDF: 1 to 3 outputs")
-        let tempKey = HMACSHA256.mac(key: salt, message: ikm)
-        var outputs: [[UInt8]] = []
-        var previous: [UInt8] = []
-        for i in 1...count {
-            previous = HMACSHA256.mac(key: tempKey, message: previous + [UInt8(i)])
-            outputs.append(previous)
+        var out = [UInt8](repeating: 0, count: 32 * count)
+        let ok = salt.withUnsafeBufferPointer { s in
+            ikm.withUnsafeBufferPointer { k in
+                out.withUnsafeMutableBufferPointer { o in
+                    peerlink_hkdf_sha256(s.baseAddress, s.count, k.baseAddress, k.count, Int32(count), o.baseAddress)
+                }
+            }
         }
-        return outputs
+        guard ok == 1 else { fatalError("HKDF-SHA256 through EVP_MAC failed") }
+        return (0..<count).map { Array(out[32 * $0 ..< 32 * ($0 + 1)]) }
     }
 }
