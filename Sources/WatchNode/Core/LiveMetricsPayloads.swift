@@ -91,6 +91,8 @@ struct LiveMetricsPayloads {
     /// each of those goes (in key order, offsets into `template`).
     private var template: [UInt8] = []
     private var holes: [(at: Int, field: Field)] = []
+    /// The last encoding made (`encode`).
+    private var last: [UInt8] = []
 
     init() {}
 
@@ -156,8 +158,10 @@ struct LiveMetricsPayloads {
     }
 
     /// The canonical encoding of `p` (of the template's shape): the template's parts with
-    /// `p`'s changing values between them.
-    private func encode(_ p: Previous) -> [UInt8] {
+    /// `p`'s changing values between them. Written over the last encoding when it has the
+    /// same size and is held here only (the link copies it into its frame and lets it go), so
+    /// no buffer is allocated or freed per payload; otherwise into a new one.
+    private mutating func encode(_ p: Previous) -> [UInt8] {
         var size = template.count
         for h in holes {
             switch h.field {
@@ -167,27 +171,43 @@ struct LiveMetricsPayloads {
             case .hrCount: size += CanonicalBytes.intSize(p.hrCount)
             }
         }
-        return template.withUnsafeBufferPointer { t in
+        let (template, holes) = (template, holes)
+        if last.count == size {
+            last.withUnsafeMutableBufferPointer { buffer in
+                let n = Self.write(p, template: template, holes: holes, to: buffer.baseAddress!)
+                assert(n == size, "live metrics size")
+            }
+        } else {
+            last = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                initialized = Self.write(p, template: template, holes: holes, to: buffer.baseAddress!)
+                assert(initialized == size, "live metrics size")
+            }
+        }
+        return last
+    }
+
+    /// Writes the encoding of `p` (`template` with `p`'s values in its `holes`) at `start`;
+    /// returns its size.
+    private static func write(_ p: Previous, template: [UInt8], holes: [(at: Int, field: Field)],
+                              to start: UnsafeMutablePointer<UInt8>) -> Int {
+        template.withUnsafeBufferPointer { t in
             holes.withUnsafeBufferPointer { holes in
-                [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-                    let t0 = t.baseAddress!
-                    var out = CanonicalBytes(buffer.baseAddress!)
-                    var from = 0
-                    for h in holes {
-                        out.raw(t0 + from, count: h.at - from)
-                        from = h.at
-                        switch h.field {
-                        case .energy: out.double(Double(bitPattern: p.energyBits))
-                        case .hr: out.double(Double(bitPattern: p.hrBits ?? 0))
-                        case .elapsed: out.int(p.elapsedMs)
-                        case .at: out.int(p.atMs)
-                        case .hrCount: out.int(p.hrCount)
-                        }
+                let t0 = t.baseAddress!
+                var out = CanonicalBytes(start)
+                var from = 0
+                for h in holes {
+                    out.raw(t0 + from, count: h.at - from)
+                    from = h.at
+                    switch h.field {
+                    case .energy: out.double(Double(bitPattern: p.energyBits))
+                    case .hr: out.double(Double(bitPattern: p.hrBits ?? 0))
+                    case .elapsed: out.int(p.elapsedMs)
+                    case .at: out.int(p.atMs)
+                    case .hrCount: out.int(p.hrCount)
                     }
-                    out.raw(t0 + from, count: t.count - from)
-                    initialized = out.written(from: buffer.baseAddress!)
-                    assert(initialized == size, "live metrics size")
                 }
+                out.raw(t0 + from, count: t.count - from)
+                return out.written(from: start)
             }
         }
     }
