@@ -120,7 +120,7 @@ extension WatchApp {
     /// The live-metrics payload for the active, started workout and its canonical size, if
     /// reachability and the mirroring budget allow one now; otherwise the skip is counted.
     /// Sent with `sendLiveMetrics`, after the event's other link effects.
-    mutating func liveMetrics(_ ctx: inout NodeContext) -> (payload: PlistValue, bytes: Int)? {
+    mutating func liveMetrics(_ ctx: inout NodeContext) -> (payload: PlistValue, bytes: Int, canonical: [UInt8])? {
         guard let s = manager.session, s.startMs != nil else { return nil }
         guard ctx.session.isReachable else {
             link.recordSkip("phone not reachable")
@@ -141,10 +141,11 @@ extension WatchApp {
     }
 
     /// Hands a live-metrics payload `liveMetrics` allowed to the link, as `perform` does a
-    /// `.sendMessage` of it (its size is known: it is not measured again).
-    mutating func sendLiveMetrics(_ live: (payload: PlistValue, bytes: Int)?, _ ctx: inout NodeContext) {
+    /// `.sendMessage` of it (its size and canonical encoding are known: it is neither measured
+    /// nor encoded again).
+    mutating func sendLiveMetrics(_ live: (payload: PlistValue, bytes: Int, canonical: [UInt8])?, _ ctx: inout NodeContext) {
         guard let live else { return }
         link.recordLiveMetrics(live.payload, bytes: live.bytes)
-        ctx.sendMessage(live.payload, replyExpected: false)
+        ctx.sendMessage(live.payload, canonicalBytes: live.canonical, replyExpected: false)
     }
 }

@@ -18,11 +18,13 @@ import Testing
         #expect(made.payload == reference, "\(note)")
         #expect(made.bytes == MirrorPayload.canonicalSize(reference), "\(note)")
         #expect(made.bytes == CanonicalEncoding.encode(made.payload).count, "\(note)")
+        #expect(made.canonical == CanonicalEncoding.encode(reference), "\(note)")
+        #expect(made.canonical.count == made.bytes, "\(note)")
     }
 
     @Test func throughSamplesPausesEnergyAndAnotherWorkout() {
         var payloads = LiveMetricsPayloads()
-        var kept: [(made: PlistValue, reference: PlistValue)] = []
+        var kept: [(made: PlistValue, reference: PlistValue, canonical: [UInt8])] = []
         for (n, id) in ["w1", "w2"].enumerated() {
             var m = WorkoutManager()
             let t0: EpochMs = 1_000 + EpochMs(n) * 500_000
@@ -38,15 +40,37 @@ import Testing
                 // Times whose integers change size (varints of 1…9 bytes).
                 let now = t + (i == 200 ? 1 << 45 : 0)
                 expectSame(m, &payloads, at: now, "\(id) sample \(i)")
-                kept.append((payloads.make(session: m.session!, builder: m.builder!, at: now).payload,
-                             MirrorPayload.make(session: m.session!, builder: m.builder!, at: now)))
+                let again = payloads.make(session: m.session!, builder: m.builder!, at: now)
+                kept.append((again.payload, MirrorPayload.make(session: m.session!, builder: m.builder!, at: now), again.canonical))
             }
             _ = m.stop(at: t0 + 400_000)
             expectSame(m, &payloads, at: t0 + 400_001, "stopped")
         }
         // The payloads handed out earlier were not changed by the later ones.
         #expect(kept.count == 600)
-        for (i, k) in kept.enumerated() { #expect(k.made == k.reference, "payload \(i)") }
+        for (i, k) in kept.enumerated() {
+            #expect(k.made == k.reference, "payload \(i)")
+            #expect(k.canonical == CanonicalEncoding.encode(k.reference), "payload \(i)")
+        }
+    }
+
+    /// Integers of every varint length in each of the three integer holes, doubles of every
+    /// kind (NaN, infinities, -0) in the two double holes, and the payload without a heart rate.
+    @Test func theCanonicalBytesHoldValuesOfEverySize() {
+        var payloads = LiveMetricsPayloads()
+        var m = WorkoutManager()
+        let t0: EpochMs = 5_000
+        _ = m.start(workoutID: "wide", configuration: runOutdoor, at: t0)
+        expectSame(m, &payloads, at: t0, "no heart rate yet")
+        expectSame(m, &payloads, at: t0 + (1 << 50), "no heart rate, a late time")
+        let bpms: [Double] = [0, -0.0, .nan, .infinity, -.infinity, 1e-300, 99.5, 250]
+        for shift in 0..<62 {
+            let t = t0 + (EpochMs(1) << EpochMs(shift))
+            _ = m.addHeartRate(bpm: bpms[shift % bpms.count], at: t)
+            if shift % 5 == 0 { _ = m.addActiveEnergy(kcal: Double(shift) * 1.5, fromMs: t - 1, toMs: t) }
+            expectSame(m, &payloads, at: t, "shift \(shift)")
+            expectSame(m, &payloads, at: t0 - (EpochMs(1) << EpochMs(shift)), "before the start, shift \(shift)")
+        }
     }
 
     @Test func theLinkLogRecordsALiveMetricsMessageAsAnyMessage() {

@@ -34,6 +34,16 @@ extension NodeContext {
         session.sendMessage(message, replyExpected: replyExpected, now: session.clockMs)
     }
 
+    /// `sendMessage(_:replyExpected:)` of a dictionary `message` whose canonical encoding the
+    /// app already has (kept up to date as the message changes, say): `canonicalBytes` MUST
+    /// equal `CanonicalEncoding.encode(message)` (asserted in debug builds; release builds
+    /// trust it). The message is not encoded again; the id, the frame and every outcome are
+    /// those of `sendMessage(message, replyExpected:)`.
+    @discardableResult
+    public mutating func sendMessage(_ message: PlistValue, canonicalBytes: [UInt8], replyExpected: Bool = true) -> MessageID {
+        session.sendMessage(message, canonicalBytes: canonicalBytes, replyExpected: replyExpected, now: session.clockMs)
+    }
+
     /// `sendMessage` with an untyped dictionary (as `[String: Any]`): a value that is not a
     /// property-list type fails with `payloadUnsupportedTypes`.
     @discardableResult

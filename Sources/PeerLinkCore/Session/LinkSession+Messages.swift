@@ -15,6 +15,28 @@ extension LinkSession {
         return sendLiveMessage(.dictionary(d), replyExpected: replyExpected, replyTimeoutMs: replyTimeoutMs, now: now)
     }
 
+    /// `sendMessage(_:replyExpected:replyTimeoutMs:now:)` of a dictionary `message` whose
+    /// canonical encoding the caller already has: `canonicalBytes` MUST equal
+    /// `CanonicalEncoding.encode(message)` (asserted: debug builds and tests check it, release
+    /// builds trust it). The message is not encoded again: the frame carries `canonicalBytes`
+    /// and the payload limit measures their count. Ids, frames, decisions and failure events
+    /// (readiness, `payloadUnsupportedTypes`, `payloadTooLarge`, `notReachable`) are exactly
+    /// those of `sendMessage(message, …)`.
+    @discardableResult
+    public mutating func sendMessage(_ message: PlistValue, canonicalBytes: [UInt8], replyExpected: Bool = true,
+                                     replyTimeoutMs: Int64? = nil, now: EpochMs) -> MessageID {
+        assert(CanonicalEncoding.encode(message) == canonicalBytes, "canonicalBytes are not the message's canonical encoding")
+        guard case .dictionary = message else {
+            return failNewMessage(WCError(.payloadUnsupportedTypes, "a message must be a dictionary"))
+        }
+        if let e = readinessError() { return failNewMessage(e) }
+        let mark = out.count
+        let id = messages.send(canonicalDictionary: canonicalBytes, replyExpected: replyExpected, replyTimeoutMs: replyTimeoutMs,
+                               on: isReachable ? connections.activeID : nil, now: now, out: &out.messages)
+        noteSends(since: mark)
+        return id
+    }
+
     /// `sendMessageData(_:replyHandler:errorHandler:)`.
     @discardableResult
     public mutating func sendMessageData(_ data: [UInt8], replyExpected: Bool = true, now: EpochMs) -> MessageID {

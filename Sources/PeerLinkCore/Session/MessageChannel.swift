@@ -56,6 +56,26 @@ struct MessageChannel: Sendable {
         let id = nextMessageID
         let body = FrameBodies.Message(id: id, payload: payload, replyExpected: replyExpected).encode()
         let size = FrameBodies.Message.payloadSize(inEncoded: body, id: id, payload: payload)
+        return send(body: body, payloadSize: size, replyExpected: replyExpected, replyTimeoutMs: replyTimeoutMs,
+                    on: connection, now: now, out: &out)
+    }
+
+    /// `send(.dictionary(d), …)` given `canonical`, the dictionary's canonical encoding
+    /// (`CanonicalEncoding.encode(.dictionary(d))`, the caller's promise): the same frame, id,
+    /// decisions and failures, with the payload's bytes put in the body as they are and its
+    /// size for the limit their count.
+    mutating func send(canonicalDictionary canonical: [UInt8], replyExpected: Bool, replyTimeoutMs: Int64?,
+                       on connection: ConnectionID?, now: EpochMs, out: inout MessageOutput) -> MessageID {
+        let body = FrameBodies.Message.encode(id: nextMessageID, replyExpected: replyExpected, canonicalDictionary: canonical)
+        return send(body: body, payloadSize: canonical.count, replyExpected: replyExpected, replyTimeoutMs: replyTimeoutMs,
+                    on: connection, now: now, out: &out)
+    }
+
+    /// Sends the `message` frame `body` of the next id, whose payload's canonical size is
+    /// `size`, on `connection`, or fails it (too large, then not reachable).
+    private mutating func send(body: [UInt8], payloadSize size: Int, replyExpected: Bool, replyTimeoutMs: Int64?,
+                               on connection: ConnectionID?, now: EpochMs, out: inout MessageOutput) -> MessageID {
+        let id = nextMessageID
         guard size <= PayloadLimits.messageBytes else {
             return fail(WCError(.payloadTooLarge, "message is \(size) bytes; the limit is \(PayloadLimits.messageBytes)"), out: &out)
         }

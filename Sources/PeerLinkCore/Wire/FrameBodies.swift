@@ -113,6 +113,31 @@ extension FrameBodies {
             return w.bytes
         }
 
+        /// The body of a `message` with a dictionary payload whose canonical encoding is
+        /// `canonical`: `Message(id: id, payload: .dictionary(d), replyExpected:).encode()`
+        /// when `canonical` is `CanonicalEncoding.encode(.dictionary(d))` (the caller's
+        /// promise), without encoding the dictionary again: the header, then the bytes as they are.
+        public static func encode(id: MessageID, replyExpected: Bool, canonicalDictionary canonical: [UInt8]) -> [UInt8] {
+            let size = CanonicalEncoding.varintSize(id) + 1 + canonical.count
+            return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                var i = 0
+                var v = id
+                while v >= 0x80 {
+                    buffer[i] = UInt8(truncatingIfNeeded: v) | 0x80
+                    i += 1
+                    v >>= 7
+                }
+                buffer[i] = UInt8(v)
+                buffer[i + 1] = replyExpected ? 2 : 0
+                i += 2
+                canonical.withUnsafeBufferPointer { src in
+                    guard let s = src.baseAddress, src.count > 0 else { return }
+                    (buffer.baseAddress! + i).initialize(from: s, count: src.count)
+                }
+                initialized = size
+            }
+        }
+
         /// The canonical size of `payload` (`CanonicalEncoding.encodedSize`, which the payload
         /// limit measures), given `body`, its message's `encode()` with `id`: a dictionary's
         /// canonical form is the body's tail, read off its length instead of counted again.

@@ -1,21 +1,24 @@
 import PeerLinkCore
 import FitnessDomain
 
-/// The live-metrics payloads of one workout (`MirrorPayload.make`) and their canonical sizes
-/// (`MirrorPayload.canonicalSize`), made from the previous payload: between two samples only
-/// a few of its eleven values change, so an earlier dictionary of the same shape is reused
-/// (rewritten in place, or copied when it is still held elsewhere: a copy keeps its layout, no
-/// key is hashed) and the changed values are replaced through indices found once; the size is
-/// adjusted by the changed integers' sizes instead of walking the payload.
+/// The live-metrics payloads of one workout (`MirrorPayload.make`) with their canonical
+/// encodings (`CanonicalEncoding.encode`) and sizes, made from the previous payload: between
+/// two samples only a few of its eleven values change, so an earlier dictionary of the same
+/// shape is reused (rewritten in place, or copied when it is still held elsewhere: a copy keeps
+/// its layout, no key is hashed) and the changed values are replaced through indices found once.
+/// The encoding is written from a template of the payload's constant parts (encoded once per
+/// shape: the header, every key, the constant values) with the five changing values
+/// (`atMs`, `elapsedMs`, `energyKcal`, `heartRateBpm`, `hrCount`) written into its holes, so
+/// the link sends it without sorting and encoding the dictionary again.
 ///
 /// A payload is made afresh (`MirrorPayload.make`) whenever the workout, its configuration,
-/// state or start, or whether a heart rate is known, differs from the previous one's. Payloads
-/// and sizes MUST equal `MirrorPayload.make` and `canonicalSize` (tested: `LiveMetricsPayloadsTests`).
+/// state or start, or whether a heart rate is known, differs from the previous one's. Payloads,
+/// encodings and sizes MUST equal `MirrorPayload.make`, `CanonicalEncoding.encode` and
+/// `canonicalSize` (tested: `LiveMetricsPayloadsTests`).
 struct LiveMetricsPayloads {
     /// The previous payload and where its changing values are.
     private struct Previous {
         var payload: [String: PlistValue]
-        var bytes: Int
         var workoutID: String
         var configuration: WorkoutConfiguration
         var state: WorkoutSessionState
@@ -38,24 +41,21 @@ struct LiveMetricsPayloads {
                 && startMs == session.startMs && (hrBits != nil) == heartRateKnown
         }
 
-        /// Replaces the values that differ, and adjusts the size by the integers' sizes.
+        /// Replaces the values that differ.
         mutating func update(energy: Double, elapsedMs elapsed: Int64, atMs at: EpochMs, hrCount count: Int64, hr: Double?) {
             if energy.bitPattern != energyBits {
                 payload.values[energyIndex] = .double(energy)
                 energyBits = energy.bitPattern
             }
             if elapsed != elapsedMs {
-                bytes += CanonicalBytes.intSize(elapsed) - CanonicalBytes.intSize(elapsedMs)
                 payload.values[elapsedIndex] = .int(elapsed)
                 elapsedMs = elapsed
             }
             if at != atMs {
-                bytes += CanonicalBytes.intSize(at) - CanonicalBytes.intSize(atMs)
                 payload.values[atIndex] = .int(at)
                 atMs = at
             }
             if count != hrCount {
-                bytes += CanonicalBytes.intSize(count) - CanonicalBytes.intSize(hrCount)
                 payload.values[hrCountIndex] = .int(count)
                 hrCount = count
             }
@@ -66,16 +66,40 @@ struct LiveMetricsPayloads {
         }
     }
 
+    /// A changing value of the payload, by its key.
+    private enum Field {
+        case energy, elapsed, at, hrCount, hr
+
+        init?(key: String) {
+            switch key {
+            case "energyKcal": self = .energy
+            case "elapsedMs": self = .elapsed
+            case "atMs": self = .at
+            case "hrCount": self = .hrCount
+            case "heartRateBpm": self = .hr
+            default: return nil
+            }
+        }
+    }
+
     /// The last payload made, and the one before it. The link keeps the last payload sent
     /// (`WatchLinkLog.lastMessage`) until the next one, so the one before it is usually held
     /// here only and is rewritten in place: no dictionary is copied or freed per payload.
     private var previous: Previous?
     private var spare: Previous?
+    /// The canonical encoding of `previous`'s shape without its changing values, and where
+    /// each of those goes (in key order, offsets into `template`).
+    private var template: [UInt8] = []
+    private var holes: [(at: Int, field: Field)] = []
+    /// The last encoding made (`encode`).
+    private var last: [UInt8] = []
 
     init() {}
 
-    /// `MirrorPayload.make(session:builder:at:)` and its canonical size.
-    mutating func make(session: WorkoutSession, builder: LiveWorkoutBuilder, at nowMs: EpochMs) -> (payload: PlistValue, bytes: Int) {
+    /// `MirrorPayload.make(session:builder:at:)`, its canonical encoding and its size.
+    mutating func make(session: WorkoutSession, builder: LiveWorkoutBuilder, at nowMs: EpochMs)
+        -> (payload: PlistValue, bytes: Int, canonical: [UInt8])
+    {
         let hr = builder.heartRate.mostRecent
         guard previous?.hasShape(of: session, heartRateKnown: hr != nil) == true else {
             return makeAfresh(session: session, builder: builder, at: nowMs)
@@ -88,25 +112,103 @@ struct LiveMetricsPayloads {
         previous!.update(
             energy: builder.totalEnergyKcal, elapsedMs: builder.elapsedMs(at: nowMs), atMs: nowMs,
             hrCount: Int64(builder.heartRate.count), hr: hr)
-        return (.dictionary(previous!.payload), previous!.bytes)
+        let canonical = encode(previous!)
+        return (.dictionary(previous!.payload), canonical.count, canonical)
     }
 
-    private mutating func makeAfresh(session: WorkoutSession, builder: LiveWorkoutBuilder, at nowMs: EpochMs) -> (payload: PlistValue, bytes: Int) {
+    private mutating func makeAfresh(session: WorkoutSession, builder: LiveWorkoutBuilder, at nowMs: EpochMs)
+        -> (payload: PlistValue, bytes: Int, canonical: [UInt8])
+    {
         let value = MirrorPayload.make(session: session, builder: builder, at: nowMs)
-        let bytes = MirrorPayload.canonicalSize(value)
         spare = nil
         guard let d = value.dictionaryValue, let energy = d.index(forKey: "energyKcal"), let elapsed = d.index(forKey: "elapsedMs"),
               let at = d.index(forKey: "atMs"), let hrCount = d.index(forKey: "hrCount")
         else {
             previous = nil
-            return (value, bytes)
+            let canonical = CanonicalEncoding.encode(value)
+            return (value, canonical.count, canonical)
         }
         let hr = builder.heartRate.mostRecent
-        previous = Previous(
-            payload: d, bytes: bytes, workoutID: session.id, configuration: session.configuration, state: session.state,
+        let fresh = Previous(
+            payload: d, workoutID: session.id, configuration: session.configuration, state: session.state,
             startMs: session.startMs, energyBits: builder.totalEnergyKcal.bitPattern, elapsedMs: builder.elapsedMs(at: nowMs),
             atMs: nowMs, hrCount: Int64(builder.heartRate.count), hrBits: hr?.bitPattern, energyIndex: energy,
             elapsedIndex: elapsed, atIndex: at, hrCountIndex: hrCount, hrIndex: hr == nil ? nil : d.index(forKey: "heartRateBpm"))
-        return (value, bytes)
+        previous = fresh
+        makeTemplate(d)
+        let canonical = encode(fresh)
+        return (value, canonical.count, canonical)
+    }
+
+    /// Encodes `payload`'s constant parts as `CanonicalEncoding` does (entries in the keys'
+    /// UTF-8 byte order), leaving a hole for each changing value.
+    private mutating func makeTemplate(_ payload: [String: PlistValue]) {
+        var t: [UInt8] = [CanonicalBytes.dictionaryTag]
+        CanonicalBytes.appendVarint(UInt64(payload.count), to: &t)
+        holes = []
+        for key in payload.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            t.append(contentsOf: CanonicalBytes.Growing.keyBytes(key))
+            if let field = Field(key: key) {
+                holes.append((t.count, field))
+            } else {
+                t.append(contentsOf: CanonicalEncoding.encode(payload[key]!))
+            }
+        }
+        template = t
+    }
+
+    /// The canonical encoding of `p` (of the template's shape): the template's parts with
+    /// `p`'s changing values between them. Written over the last encoding when it has the
+    /// same size and is held here only (the link copies it into its frame and lets it go), so
+    /// no buffer is allocated or freed per payload; otherwise into a new one.
+    private mutating func encode(_ p: Previous) -> [UInt8] {
+        var size = template.count
+        for h in holes {
+            switch h.field {
+            case .energy, .hr: size += 9
+            case .elapsed: size += CanonicalBytes.intSize(p.elapsedMs)
+            case .at: size += CanonicalBytes.intSize(p.atMs)
+            case .hrCount: size += CanonicalBytes.intSize(p.hrCount)
+            }
+        }
+        let (template, holes) = (template, holes)
+        if last.count == size {
+            last.withUnsafeMutableBufferPointer { buffer in
+                let n = Self.write(p, template: template, holes: holes, to: buffer.baseAddress!)
+                assert(n == size, "live metrics size")
+            }
+        } else {
+            last = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                initialized = Self.write(p, template: template, holes: holes, to: buffer.baseAddress!)
+                assert(initialized == size, "live metrics size")
+            }
+        }
+        return last
+    }
+
+    /// Writes the encoding of `p` (`template` with `p`'s values in its `holes`) at `start`;
+    /// returns its size.
+    private static func write(_ p: Previous, template: [UInt8], holes: [(at: Int, field: Field)],
+                              to start: UnsafeMutablePointer<UInt8>) -> Int {
+        template.withUnsafeBufferPointer { t in
+            holes.withUnsafeBufferPointer { holes in
+                let t0 = t.baseAddress!
+                var out = CanonicalBytes(start)
+                var from = 0
+                for h in holes {
+                    out.raw(t0 + from, count: h.at - from)
+                    from = h.at
+                    switch h.field {
+                    case .energy: out.double(Double(bitPattern: p.energyBits))
+                    case .hr: out.double(Double(bitPattern: p.hrBits ?? 0))
+                    case .elapsed: out.int(p.elapsedMs)
+                    case .at: out.int(p.atMs)
+                    case .hrCount: out.int(p.hrCount)
+                    }
+                }
+                out.raw(t0 + from, count: t.count - from)
+                return out.written(from: start)
+            }
+        }
     }
 }
