@@ -21,8 +21,12 @@ extension PhoneApp {
     /// Adds the weekly summary when the settings allow it and removes what they turn off.
     mutating func scheduleWeeklySummary(_ ctx: inout NodeContext) {
         let settings = settings(ctx)
-        let removed = state.notifications.pending.apply(settings)
-        if removed.contains(RunStartEvent.notificationID) { state.notifications.pendingRunStartMs = nil }
+        // Asked first: a mutating call marks the notifications part written (`PhoneState.touched`),
+        // and `save` would encode and compare it on every timer tick.
+        if state.notifications.pending.hasTurnedOff(settings) {
+            let removed = state.notifications.pending.apply(settings)
+            if removed.contains(RunStartEvent.notificationID) { state.notifications.pendingRunStartMs = nil }
+        }
         guard NotificationPolicy.shouldScheduleWeeklySummary(settings: settings),
               state.notifications.pending.item(id: WeeklySummary.notificationID) == nil else { return }
         let fire = WeeklySummary.nextFireMs(after: ctx.now, calendar: ctx.calendar)
@@ -45,6 +49,8 @@ extension PhoneApp {
         if let weekly = state.notifications.pending.item(id: WeeklySummary.notificationID), weekly.fireMs <= ctx.now {
             state.notifications.pending.add(weeklySummaryRequest(fireMs: weekly.fireMs, ctx))
         }
+        // (Nothing due, nothing written: see `scheduleWeeklySummary`.)
+        guard state.notifications.pending.hasDue(nowMs: ctx.now) else { return }
         for n in state.notifications.pending.onDeliverDue(nowMs: ctx.now, calendar: ctx.calendar) {
             var runStart: EpochMs?
             if n.kind == .runDetected {

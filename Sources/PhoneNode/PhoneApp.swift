@@ -242,7 +242,8 @@ public struct PhoneApp: NodeApp {
             refreshAppGroup(&ctx)
             reloadFitnessWidgets(&ctx)
         }
-        state.app.timeZone = zone
+        // Written only when it differs: every write marks the part for `save` to encode.
+        if state.app.timeZone != zone { state.app.timeZone = zone }
         if state.app.countdownDay != today(ctx).day { recomputeCounts(&ctx) }
         scheduleWeeklySummary(&ctx)
         deliverDueNotifications(&ctx)

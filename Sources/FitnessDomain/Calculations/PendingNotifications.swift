@@ -119,6 +119,14 @@ public struct PendingNotificationList: Sendable, Hashable {
         sort()
     }
 
+    /// True when a request is due at `nowMs` (`onDeliverDue` would deliver something).
+    public func hasDue(nowMs: EpochMs) -> Bool { items.contains { $0.fireMs <= nowMs } }
+
+    /// True when `settings` turns off a pending request's feature (`apply` would remove it).
+    public func hasTurnedOff(_ settings: AppSettings) -> Bool {
+        items.contains { !NotificationPolicy.allows($0.kind, settings: settings) }
+    }
+
     /// Removes the requests whose feature `settings` turns off; returns their ids.
     @discardableResult
     public mutating func apply(_ settings: AppSettings) -> [String] {
