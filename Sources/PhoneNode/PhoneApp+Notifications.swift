@@ -28,7 +28,7 @@ extension PhoneApp {
             if removed.contains(RunStartEvent.notificationID) { state.notifications.pendingRunStartMs = nil }
         }
         guard NotificationPolicy.shouldScheduleWeeklySummary(settings: settings),
-              state.notifications.pending.item(id: WeeklySummary.notificationID) == nil else { return }
+              !state.notifications.pending.contains(id: WeeklySummary.notificationID) else { return }
         let fire = WeeklySummary.nextFireMs(after: ctx.now, calendar: ctx.calendar)
         state.notifications.pending.add(weeklySummaryRequest(fireMs: fire, ctx))
     }
@@ -46,8 +46,8 @@ extension PhoneApp {
 
     /// Delivers every request due now, soonest first; the weekly summary gets fresh contents.
     mutating func deliverDueNotifications(_ ctx: inout NodeContext) {
-        if let weekly = state.notifications.pending.item(id: WeeklySummary.notificationID), weekly.fireMs <= ctx.now {
-            state.notifications.pending.add(weeklySummaryRequest(fireMs: weekly.fireMs, ctx))
+        if let fire = state.notifications.pending.fireMs(id: WeeklySummary.notificationID), fire <= ctx.now {
+            state.notifications.pending.add(weeklySummaryRequest(fireMs: fire, ctx))
         }
         // (Nothing due, nothing written: see `scheduleWeeklySummary`.)
         guard state.notifications.pending.hasDue(nowMs: ctx.now) else { return }

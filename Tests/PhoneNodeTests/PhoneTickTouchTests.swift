@@ -33,6 +33,10 @@ struct PhoneTickTouchTests {
         var runOnly = PendingNotificationList()
         runOnly.add(PendingNotification(id: "run", kind: .runDetected, title: "t", body: "b", trigger: .at(5_000), fireMs: 5_000))
         for l in [list, runOnly, PendingNotificationList()] {
+            for id in [WeeklySummary.notificationID, "run", "other", ""] {
+                #expect(l.fireMs(id: id) == l.item(id: id)?.fireMs, "\(id)")
+                #expect(l.contains(id: id) == (l.item(id: id) != nil), "\(id)")
+            }
             for now: EpochMs in [0, 4_999, 5_000, 9_999, 10_000, 20_000] {
                 var copy = l
                 let delivered = copy.onDeliverDue(nowMs: now, calendar: calendar)
