@@ -118,14 +118,14 @@ public struct PhoneApp: NodeApp {
         let stepsName = HealthSampleKind.steps.name
         // Each changed or removed record once (the sets `changed` and `removed` are not built;
         // `replica` is read in place, not copied for each record as the context's would be).
-        replica.forEachChangedOrRemoved { key in
+        replica.forEachChangedOrRemovedEntry { key, entry in
             switch key.collection {
             case HealthSample.collection:
                 // Once a step sample is seen, other samples change nothing (steps win). The
                 // kind is read from the record's registers: its fields as a dictionary cost
                 // ~4,000 instructions a sample (3,600 after a workout).
                 guard !steps else { break }
-                if liveField("kind", of: key, replica)?.stringValue == stepsName { steps = true } else { health = true }
+                if liveField("kind", of: entry)?.stringValue == stepsName { steps = true } else { health = true }
             case CountdownGoal.collection, UserProfile.collection: goals = true
             case AppSettings.collection: settings = true
             default: break
@@ -147,7 +147,12 @@ public struct PhoneApp: NodeApp {
 
     /// `replica.fields(key)?[name]` without building the fields' dictionary.
     static func liveField(_ name: String, of key: RecordKey, _ replica: ReplicaState) -> PlistValue? {
-        guard let entry = replica.entry(key), entry.isLive else { return nil }
+        liveField(name, of: replica.entry(key))
+    }
+
+    /// `liveField` of the record whose `entry(key)` is `entry`.
+    static func liveField(_ name: String, of entry: RecordEntry?) -> PlistValue? {
+        guard let entry, entry.isLive else { return nil }
         return entry[name]?.value
     }
 

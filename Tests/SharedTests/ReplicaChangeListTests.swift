@@ -16,6 +16,9 @@ struct ReplicaChangeListTests {
         s.forEachChangedOrRemoved { walked.append($0) }
         #expect(walked.count == Set(walked).count, note)
         #expect(Set(walked) == s.changed.union(reference), note)
+        var entriesAgree = true
+        s.forEachChangedOrRemovedEntry { key, entry in entriesAgree = entriesAgree && entry == s.entry(key) }
+        #expect(entriesAgree, note)
     }
 
     @Test func listsAgreeWithTheirDefinitions() {

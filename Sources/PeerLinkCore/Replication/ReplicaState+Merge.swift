@@ -114,8 +114,14 @@ extension ReplicaState {
     /// Calls `body` with every record of `changed` and of `removed`, each once, without
     /// building either set (in no particular order; a record is never in both).
     public func forEachChangedOrRemoved(_ body: (RecordKey) throws -> Void) rethrows {
-        for i in dirtySlots where slots[i].isUsed { try body(slots[i].key) }
-        for key in removedKeys where !isChangedAndHeld(key) { try body(key) }
+        try forEachChangedOrRemovedEntry { key, _ in try body(key) }
+    }
+
+    /// As `forEachChangedOrRemoved`, with each record's `entry(key)`, read off its slot (the
+    /// records changed) rather than looked up again.
+    public func forEachChangedOrRemovedEntry(_ body: (RecordKey, RecordEntry?) throws -> Void) rethrows {
+        for i in dirtySlots where slots[i].isUsed { try body(slots[i].key, slots[i].entry) }
+        for key in removedKeys where !isChangedAndHeld(key) { try body(key, entry(key)) }
     }
 
     /// `changed.contains(key)`: the key is held in a slot listed as changed (`isDirty` is
