@@ -23,7 +23,7 @@ extension PhoneApp {
 
     /// The synced settings (defaults until someone writes them).
     func settings(_ ctx: NodeContext) -> AppSettings {
-        ctx.replica.record(AppSettings.self, id: AppSettings.recordID) ?? .defaults
+        AppSettings.current(in: ctx.replica)
     }
 
     /// The workouts the watch saved (or reports as running).

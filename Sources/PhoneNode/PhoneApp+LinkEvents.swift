@@ -183,12 +183,16 @@ extension PhoneApp {
             record.error = "\(file.sizeBytes) bytes: not decoded (limit \(Self.maxDecodedFileBytes))"
         } else {
             if let bytes = file.contents {
-                switch WorkoutSampleFile.decode(bytes) {
+                // The phone keeps the id and the count: a file as the watch writes it is read
+                // for those alone; anything else is decoded in full, which says what is wrong.
+                let read: Result<WorkoutSampleFile.Summary, WorkoutSampleFileError> = WorkoutSampleFile.summary(bytes).map { .success($0) }
+                    ?? WorkoutSampleFile.decode(bytes).map { WorkoutSampleFile.Summary(workoutID: $0.record.id, sampleCount: $0.samples.count) }
+                switch read {
                 case .success(let decoded):
-                    record.workoutID = decoded.record.id
-                    record.sampleCount = decoded.samples.count
-                    if let expected = file.metadata?["sampleCount"]?.intValue, expected != Int64(decoded.samples.count) {
-                        record.error = "metadata says \(expected) samples, the file holds \(decoded.samples.count)"
+                    record.workoutID = decoded.workoutID
+                    record.sampleCount = decoded.sampleCount
+                    if let expected = file.metadata?["sampleCount"]?.intValue, expected != Int64(decoded.sampleCount) {
+                        record.error = "metadata says \(expected) samples, the file holds \(decoded.sampleCount)"
                     }
                 case .failure(let e):
                     record.error = e.description

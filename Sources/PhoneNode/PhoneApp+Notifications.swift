@@ -21,10 +21,14 @@ extension PhoneApp {
     /// Adds the weekly summary when the settings allow it and removes what they turn off.
     mutating func scheduleWeeklySummary(_ ctx: inout NodeContext) {
         let settings = settings(ctx)
-        let removed = state.notifications.pending.apply(settings)
-        if removed.contains(RunStartEvent.notificationID) { state.notifications.pendingRunStartMs = nil }
+        // Asked first: a mutating call marks the notifications part written (`PhoneState.touched`),
+        // and `save` would encode and compare it on every timer tick.
+        if state.notifications.pending.hasTurnedOff(settings) {
+            let removed = state.notifications.pending.apply(settings)
+            if removed.contains(RunStartEvent.notificationID) { state.notifications.pendingRunStartMs = nil }
+        }
         guard NotificationPolicy.shouldScheduleWeeklySummary(settings: settings),
-              state.notifications.pending.item(id: WeeklySummary.notificationID) == nil else { return }
+              !state.notifications.pending.contains(id: WeeklySummary.notificationID) else { return }
         let fire = WeeklySummary.nextFireMs(after: ctx.now, calendar: ctx.calendar)
         state.notifications.pending.add(weeklySummaryRequest(fireMs: fire, ctx))
     }
@@ -42,9 +46,11 @@ extension PhoneApp {
 
     /// Delivers every request due now, soonest first; the weekly summary gets fresh contents.
     mutating func deliverDueNotifications(_ ctx: inout NodeContext) {
-        if let weekly = state.notifications.pending.item(id: WeeklySummary.notificationID), weekly.fireMs <= ctx.now {
-            state.notifications.pending.add(weeklySummaryRequest(fireMs: weekly.fireMs, ctx))
+        if let fire = state.notifications.pending.fireMs(id: WeeklySummary.notificationID), fire <= ctx.now {
+            state.notifications.pending.add(weeklySummaryRequest(fireMs: fire, ctx))
         }
+        // (Nothing due, nothing written: see `scheduleWeeklySummary`.)
+        guard state.notifications.pending.hasDue(nowMs: ctx.now) else { return }
         for n in state.notifications.pending.onDeliverDue(nowMs: ctx.now, calendar: ctx.calendar) {
             var runStart: EpochMs?
             if n.kind == .runDetected {

@@ -11,49 +11,66 @@ extension PhoneApp {
     /// The placeholder value.
     static let noData: PlistValue = "—"
 
+    /// What a query's first word asks about.
+    enum QueryHead {
+        case health, dashboard, history, settings, authorization, samples, widget, notification, export, countdown, live, effect
+        case observer, app, workouts, link
+    }
+
+    /// Every query's first word, found by one lookup: a `switch` over the words compares the
+    /// word with each in turn (~30 comparisons for `workouts`, which a scenario's `expect
+    /// always` asks after every step).
+    static let queryHeads: [String: QueryHead] = [
+        "steps": .health, "energy": .health, "hr": .health, "sleep": .health, "dashboard": .dashboard, "history": .history,
+        "settings": .settings, "authorization": .authorization, "samples": .samples, "widget": .widget, "widgets": .widget,
+        "notifications": .notification, "notification": .notification, "export": .export, "goals": .countdown,
+        "goal": .countdown, "profile": .countdown, "live": .live, "effects": .effect, "effect": .effect,
+        "observer": .observer, "app": .app, "workouts": .workouts, "messages": .link, "link-errors": .link,
+        "complication": .link, "files": .link, "context": .link, "watch-start": .link,
+    ]
+
     func answer(_ path: [String], _ ctx: NodeContext) -> PlistValue? {
-        guard let head = path.first else { return nil }
+        guard let head = path.first, let kind = Self.queryHeads[head] else { return nil }
         let rest = Array(path.dropFirst())
-        switch head {
-        case "steps", "energy", "hr", "sleep": return healthQuery(head, rest, ctx)
-        case "dashboard": return rest.isEmpty ? dashboard(ctx).jsonValue() : dashboard(ctx).jsonValue()[rest[0]] ?? Self.noData
-        case "history":
+        switch kind {
+        case .health: return healthQuery(head, rest, ctx)
+        case .dashboard: return rest.isEmpty ? dashboard(ctx).jsonValue() : dashboard(ctx).jsonValue()[rest[0]] ?? Self.noData
+        case .history:
             guard let range = FitnessHistoryRange(rawValue: rest.first ?? "weekly") else { return nil }
             let h = history(range, ctx).jsonValue()
             return rest.count < 2 ? h : (rest[1] == "average" ? h["averageSteps"] ?? Self.noData : h[rest[1]])
-        case "settings":
+        case .settings:
             let s = Self.settingsValue(settings(ctx))
             guard let field = rest.first else { return s }
             let names = ["step-goal": "stepGoal", "energy-goal": "energyGoal", "weekly-summary": "weeklySummary", "run-detection": "runDetection"]
             return s[names[field] ?? field]
-        case "authorization":
+        case .authorization:
             guard let word = rest.first else { return state.auth.authorization.plistValue }
             if word == "requested" { return .bool(state.auth.requestedMs != nil) }
             return Self.dataType(word).map { .string(state.auth.authorization.status($0).rawValue) }
-        case "samples":
+        case .samples:
             guard rest.first == "count" else { return nil }
             let all = samples(ctx)
             guard rest.count > 1 else { return .int(Int64(all.count)) }
             return .int(Int64(all.filter { $0.kind.name == rest[1] || $0.kind.name.hasPrefix(rest[1] + ".") }.count))
-        case "widget", "widgets": return widgetQuery(rest, ctx)
-        case "notifications", "notification": return notificationQuery(rest)
-        case "export": return exportQuery(rest)
-        case "goals", "goal", "profile": return CountdownCommands.query(path, countdownInput(ctx))
-        case "live": return liveQuery(rest, ctx)
-        case "effects", "effect": return effectQuery(rest)
-        case "observer":
+        case .widget: return widgetQuery(rest, ctx)
+        case .notification: return notificationQuery(rest)
+        case .export: return exportQuery(rest)
+        case .countdown: return CountdownCommands.query(path, countdownInput(ctx))
+        case .live: return liveQuery(rest, ctx)
+        case .effect: return effectQuery(rest)
+        case .observer:
             let o = state.observer
             let v: PlistValue = ["deliveries": .int(Int64(o.deliveries)), "pending": .bool(o.pendingSinceMs != nil),
                                  "last": o.lastDeliveryMs.map { .int($0) } ?? Self.noData]
             return rest.first.map { v[$0] } ?? v
-        case "app":
+        case .app:
             let v: PlistValue = ["foreground": .bool(state.app.isForeground), "recomputes": .int(Int64(state.app.recomputes)),
                                  "countdown-day": .string(state.app.countdownDay?.description ?? ""),
                                  "opened-url": .string(state.app.openedURL ?? ""), "opened-screen": .string(state.app.openedScreen ?? "")]
             return rest.first.map { v[$0] } ?? v
-        case "workouts": return .int(Int64(workouts(ctx).count))
-        case "messages", "link-errors", "complication", "files", "context", "watch-start": return linkQuery(head, rest, ctx)
-        default: return nil
+        case .workouts: return .int(Int64(workouts(ctx).count))
+        case .link: return linkQuery(head, rest, ctx)
         }
     }
 

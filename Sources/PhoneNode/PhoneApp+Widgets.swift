@@ -101,7 +101,8 @@ extension PhoneApp {
     /// local midnight when it loaded) has come, or that time lies beyond the coming local
     /// midnight — the clock went back to an earlier day than the entry counts from, and
     /// waiting for that midnight would show a later day's count until then.
-    func isCountdownWidgetReloadDue(_ ctx: NodeContext) -> Bool {
+    /// (Inlined: called with the context every tick, a call copied the whole context.)
+    @inline(__always) func isCountdownWidgetReloadDue(_ ctx: NodeContext) -> Bool {
         guard let next = state.countdownWidget.reload.nextReloadMs else { return true }
         return next <= ctx.now || next > nextLocalMidnight(ctx)
     }

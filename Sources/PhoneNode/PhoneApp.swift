@@ -101,21 +101,7 @@ public struct PhoneApp: NodeApp {
 
     /// Reacts to the watch's writes: step data starts the observer, goals reload the widget, settings reschedule.
     public mutating func onReplicaMerged(_ ctx: inout NodeContext) {
-        var steps = false, health = false, goals = false, settings = false
-        let stepsName = HealthSampleKind.steps.name
-        for key in ctx.replica.changed.union(ctx.replica.removed) {
-            switch key.collection {
-            case HealthSample.collection:
-                // Once a step sample is seen, other samples change nothing (steps win). The
-                // kind is read from the record's registers: its fields as a dictionary cost
-                // ~4,000 instructions a sample (3,600 after a workout).
-                guard !steps else { break }
-                if Self.liveField("kind", of: key, ctx.replica)?.stringValue == stepsName { steps = true } else { health = true }
-            case CountdownGoal.collection, UserProfile.collection: goals = true
-            case AppSettings.collection: settings = true
-            default: break
-            }
-        }
+        let (steps, health, goals, settings) = Self.mergedChanges(ctx.replica)
         if state.ids.provisionalSuffix != nil, ctx.hasAppliedPeerState { state.ids.provisionalSuffix = nil }
         endLiveWorkoutIfSaved(&ctx)
         if steps { onStepsChanged(&ctx) } else if health { onHealthChanged(&ctx) }
@@ -123,6 +109,29 @@ public struct PhoneApp: NodeApp {
         if settings { onSettingsChanged(&ctx) }
         runDue(&ctx)
         save(&ctx)
+    }
+
+    /// What the records changed or removed since the last drain touch: step samples, other
+    /// health samples, goals or the profile, settings.
+    static func mergedChanges(_ replica: ReplicaState) -> (steps: Bool, health: Bool, goals: Bool, settings: Bool) {
+        var steps = false, health = false, goals = false, settings = false
+        let stepsName = HealthSampleKind.steps.name
+        // Each changed or removed record once (the sets `changed` and `removed` are not built;
+        // `replica` is read in place, not copied for each record as the context's would be).
+        replica.forEachChangedOrRemovedEntry { key, entry in
+            switch key.collection {
+            case HealthSample.collection:
+                // Once a step sample is seen, other samples change nothing (steps win). The
+                // kind is read from the record's registers: its fields as a dictionary cost
+                // ~4,000 instructions a sample (3,600 after a workout).
+                guard !steps else { break }
+                if liveField("kind", of: entry)?.stringValue == stepsName { steps = true } else { health = true }
+            case CountdownGoal.collection, UserProfile.collection: goals = true
+            case AppSettings.collection: settings = true
+            default: break
+            }
+        }
+        return (steps, health, goals, settings)
     }
 
     /// `a == b`, compared with `memcmp` (the array comparison goes byte by byte).
@@ -138,7 +147,12 @@ public struct PhoneApp: NodeApp {
 
     /// `replica.fields(key)?[name]` without building the fields' dictionary.
     static func liveField(_ name: String, of key: RecordKey, _ replica: ReplicaState) -> PlistValue? {
-        guard let entry = replica.entry(key), entry.isLive else { return nil }
+        liveField(name, of: replica.entry(key))
+    }
+
+    /// `liveField` of the record whose `entry(key)` is `entry`.
+    static func liveField(_ name: String, of entry: RecordEntry?) -> PlistValue? {
+        guard let entry, entry.isLive else { return nil }
         return entry[name]?.value
     }
 
@@ -233,7 +247,8 @@ public struct PhoneApp: NodeApp {
             refreshAppGroup(&ctx)
             reloadFitnessWidgets(&ctx)
         }
-        state.app.timeZone = zone
+        // Written only when it differs: every write marks the part for `save` to encode.
+        if state.app.timeZone != zone { state.app.timeZone = zone }
         if state.app.countdownDay != today(ctx).day { recomputeCounts(&ctx) }
         scheduleWeeklySummary(&ctx)
         deliverDueNotifications(&ctx)

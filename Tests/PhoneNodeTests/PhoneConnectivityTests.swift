@@ -116,6 +116,23 @@ import Testing
         #expect(net.phoneFiles.list(LinkSession.inboxDirectory).isEmpty)
     }
 
+    /// A file the phone cannot decode is kept with `decode`'s error (the phone reads a valid
+    /// file for its id and count alone, and any other in full).
+    @Test func anUndecodableSampleFileIsKeptWithDecodesError() throws {
+        let net = try makePhoneNetwork(seed: 26, start: F.local("Asia/Tokyo", 2026, 6, 1, 8))
+        net.onWatch("samplefile w1 300 cut")
+        #expect(net.runUntilQuiet())
+        #expect(net.phoneValue("files received count")?.int == 1)
+        let bytes = try net.phoneFiles.readAll("workouts/w1.samples.plist")
+        guard case .failure(let e) = WorkoutSampleFile.decode(bytes) else {
+            Issue.record("a file without its last byte does not decode")
+            return
+        }
+        #expect(net.phoneValue("files last error") == .string(e.description))
+        #expect(net.phoneValue("files last workout") == "—")
+        #expect(net.phoneValue("files last samples") == "—")
+    }
+
     @Test func aPhoneCrashMidFileResumesFromItsCommittedOffsetAndDeliversOnce() throws {
         let net = try makePhoneNetwork(seed: 27, start: F.local("Asia/Tokyo", 2026, 6, 1, 8)) { c in
             c.fileChunkBytes = 1_024

@@ -11,8 +11,8 @@ import Testing
 ///
 /// Commands: `sample KIND VALUE START_MS END_MS`, `rename GOAL_ID TITLE`, `delete GOAL_ID`,
 /// `setting FIELD JSON`, `workout ID STATE START_MS`, `userinfo JSON`, `message JSON` (no reply
-/// expected), `samplefile WORKOUT_ID N` (a `WorkoutSampleFile` of N heart-rate samples, sent
-/// with `transferFile`), `app foreground|background`, `face on|off` (the complication on the
+/// expected), `samplefile WORKOUT_ID N [cut]` (a `WorkoutSampleFile` of N heart-rate samples, sent
+/// with `transferFile`; `cut`: without its last byte), `app foreground|background`, `face on|off` (the complication on the
 /// active face), `session on|off` (a workout session keeps the app active, as reported in
 /// its app state), `answers on|off` (reply to the phone's messages).
 struct StubWatchApp: NodeApp {
@@ -63,9 +63,9 @@ struct StubWatchApp: NodeApp {
             guard let v = json() else { return .error("bad json") }
             return .ok(.int(Int64(ctx.sendMessage(v, replyExpected: false))))
         case "samplefile":
-            guard w.count == 3, let n = Int(w[2]) else { return .error("usage: samplefile WORKOUT_ID N") }
+            guard w.count == 3 || (w.count == 4 && w[3] == "cut"), let n = Int(w[2]) else { return .error("usage: samplefile WORKOUT_ID N [cut]") }
             let file = Self.sampleFile(workoutID: w[1], count: n, startMs: ctx.now - Int64(n) * 1_000)
-            let bytes = file.encode()
+            let bytes = w.count == 4 ? Array(file.encode().dropLast()) : file.encode()
             let path = "outgoing/\(file.fileName)"
             ctx.perform(.writeFile(path: path, bytes: bytes))
             sentFiles[w[1]] = file

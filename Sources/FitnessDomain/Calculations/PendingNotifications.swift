@@ -64,6 +64,15 @@ public struct PendingNotificationList: Sendable, Hashable {
     /// The pending request with `id`, if any.
     public func item(id: String) -> PendingNotification? { items.first { $0.id == id } }
 
+    /// `item(id:)?.fireMs`, without copying the request out.
+    public func fireMs(id: String) -> EpochMs? {
+        for i in items.indices where items[i].id == id { return items[i].fireMs }
+        return nil
+    }
+
+    /// `item(id:) != nil`, without copying the request out.
+    public func contains(id: String) -> Bool { items.contains { $0.id == id } }
+
     // MARK: - Updates
 
     /// Adds `request`, replacing any pending one with the same id, then enforces the limit.
@@ -117,6 +126,14 @@ public struct PendingNotificationList: Sendable, Hashable {
             }
         }
         sort()
+    }
+
+    /// True when a request is due at `nowMs` (`onDeliverDue` would deliver something).
+    public func hasDue(nowMs: EpochMs) -> Bool { items.contains { $0.fireMs <= nowMs } }
+
+    /// True when `settings` turns off a pending request's feature (`apply` would remove it).
+    public func hasTurnedOff(_ settings: AppSettings) -> Bool {
+        items.contains { !NotificationPolicy.allows($0.kind, settings: settings) }
     }
 
     /// Removes the requests whose feature `settings` turns off; returns their ids.

@@ -53,6 +53,23 @@ extension AppSettings: ReplicatedRecord {
 }
 
 extension AppSettings {
+    /// The settings record's key.
+    static let key = RecordKey(collection, recordID)
+
+    /// `replica.record(AppSettings.self, id: recordID) ?? .defaults`, read from the record's
+    /// registers by name: no dictionary of its fields is built (the phone reads the settings
+    /// on every timer tick; tested to agree).
+    public static func current(in replica: ReplicaState) -> AppSettings {
+        guard let e = replica.entry(key), e.isLive else { return defaults }
+        let d = defaults
+        return AppSettings(
+            stepGoal: e["stepGoal"]?.value.intValue.map { Int($0) } ?? d.stepGoal,
+            activeEnergyGoalKcal: e["energyGoal"]?.value.intValue.map { Int($0) } ?? d.activeEnergyGoalKcal,
+            notificationsEnabled: e["notifications"]?.value.boolValue ?? d.notificationsEnabled,
+            weeklySummaryEnabled: e["weeklySummary"]?.value.boolValue ?? d.weeklySummaryEnabled,
+            runDetectionEnabled: e["runDetection"]?.value.boolValue ?? d.runDetectionEnabled)
+    }
+
     /// The stamp of the replicated write that set the step goal; nil while no device wrote one
     /// (the default is older than every write).
     public static func stepGoalStamp(in replica: ReplicaState) -> HLCTimestamp? {

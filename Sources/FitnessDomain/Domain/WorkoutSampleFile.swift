@@ -134,6 +134,93 @@ public struct WorkoutSampleFile: Sendable, Hashable {
         return .success(WorkoutSampleFile(record: record, samples: samples))
     }
 
+    /// What a receiver that keeps only the workout's id and sample count learns from a file.
+    public struct Summary: Sendable, Hashable {
+        public var workoutID: String
+        public var sampleCount: Int
+
+        public init(workoutID: String, sampleCount: Int) {
+            self.workoutID = workoutID
+            self.sampleCount = sampleCount
+        }
+    }
+
+    /// The keys of a file as `encode()` writes them, in the canonical (UTF-8 byte) order.
+    static let keysInOrder = ["durations", "kinds", "record", "starts", "type", "v", "values", "workoutID"]
+
+    /// `decode(bytes)`'s record id and sample count, read without building the samples (or
+    /// the file's value): nil when the file is not exactly as `encode()` writes it — it may
+    /// still decode, or not, and only `decode` says which, and why.
+    ///
+    /// Whenever this is not nil, `decode(bytes)` succeeds with `record.id == workoutID` and
+    /// `samples.count == sampleCount` (tested on valid, altered and truncated files): it
+    /// reads every byte with the same reader and checks everything `decode` does (canonical
+    /// form to the last byte, type, version, the record, column types and lengths, kinds,
+    /// overflowing durations).
+    public static func summary(_ bytes: [UInt8]) -> Summary? {
+        var r = ByteReader(bytes)
+        do {
+            guard try r.readByte() == 0x09, try r.readVarint() == UInt64(keysInOrder.count) else { return nil }
+            func key(_ k: Int) throws(ByteReaderError) -> Bool { try r.readString() == keysInOrder[k] }
+            // durations
+            guard try key(0), let durations = try readIntArray(&r) else { return nil }
+            // kinds
+            guard try key(1), try r.readByte() == 0x07 else { return nil }
+            let kinds = try r.readLengthPrefixed()
+            for k in kinds where kind(of: k) == nil { return nil }
+            // record (decoded as `decode` does: it is a few fields)
+            guard try key(2), case .dictionary(let fields) = try CanonicalEncoding.decode(from: &r, depth: 1) else { return nil }
+            // starts: each sample's start and end must not overflow, as `decode` checks.
+            guard try key(3), try r.readByte() == 0x08 else { return nil }
+            let n = try r.readVarint()
+            guard n <= UInt64(r.remaining), Int(n) == durations.count, durations.count == kinds.count else { return nil }
+            var starts: [Int64] = []
+            starts.reserveCapacity(Int(n))
+            for _ in 0..<n {
+                guard try r.readByte() == 0x02 else { return nil }
+                starts.append(try r.readSignedVarint())
+            }
+            // type, v
+            guard try key(4), try r.readByte() == 0x01, try r.readString() == type else { return nil }
+            guard try key(5), try r.readByte() == 0x02, try r.readSignedVarint() == formatVersion else { return nil }
+            // values
+            guard try key(6), try r.readByte() == 0x08 else { return nil }
+            let m = try r.readVarint()
+            guard m == n else { return nil }
+            for _ in 0..<m {
+                guard try r.readByte() == 0x03 else { return nil }
+                _ = try r.readUInt64BE()
+            }
+            // workoutID
+            guard try key(7), try r.readByte() == 0x01 else { return nil }
+            let id = try r.readString()
+            guard r.isAtEnd, let record = WorkoutRecord(id: id, fields: fields) else { return nil }
+            var previous = record.startMs
+            for i in starts.indices {
+                let start = previous &+ starts[i]
+                previous = start
+                guard !start.addingReportingOverflow(durations[i]).overflow else { return nil }
+            }
+            return Summary(workoutID: record.id, sampleCount: starts.count)
+        } catch {
+            return nil
+        }
+    }
+
+    /// An array of ints (tag, count, then each `.int`); nil when anything else is there.
+    private static func readIntArray(_ r: inout ByteReader) throws(ByteReaderError) -> [Int64]? {
+        guard try r.readByte() == 0x08 else { return nil }
+        let n = try r.readVarint()
+        guard n <= UInt64(r.remaining) else { return nil }
+        var out: [Int64] = []
+        out.reserveCapacity(Int(n))
+        for _ in 0..<n {
+            guard try r.readByte() == 0x02 else { return nil }
+            out.append(try r.readSignedVarint())
+        }
+        return out
+    }
+
     // MARK: - Kind codes
 
     static func code(of kind: HealthSampleKind) -> UInt8 {
