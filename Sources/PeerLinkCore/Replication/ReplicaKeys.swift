@@ -27,12 +27,8 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
     /// FNV-1a steps over `s`'s UTF-8, read in place where it is stored as UTF-8 (the view's
     /// iterator costs several times more a byte).
     private static func fnv(_ s: String, _ h: inout UInt64) {
-        var x = h
-        let done: Void? = s.utf8.withContiguousStorageIfAvailable { b in
-            for byte in b { x = (x ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        }
-        if done == nil { for byte in s.utf8 { x = (x ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
-        h = x
+        let seed = h
+        h = s.utf8.withContiguousStorageIfAvailable { fnv1a64($0, seed: seed) } ?? fnv1a64(s.utf8, seed: seed)
     }
 
     /// Equal collection and id.

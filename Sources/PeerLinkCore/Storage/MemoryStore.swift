@@ -48,9 +48,7 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
         func hash(into hasher: inout Hasher) {
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            bytes.withUnsafeBufferPointer { for b in $0 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 } }
-            hasher.combine(h)
+            hasher.combine(bytes.withUnsafeBufferPointer { fnv1a64($0) })
         }
 
         /// The same bytes, compared as one block (an array's `==` goes element by element).
