@@ -76,16 +76,23 @@ public struct ByteWriter: @unchecked Sendable {
 
     /// Unsigned LEB128.
     public mutating func writeVarint(_ value: UInt64) {
-        let p = room(10)
+        count += Self.storeVarint(value, at: room(10))
+    }
+
+    /// Writes `value` as unsigned LEB128 at `at`, which MUST have room for it (at most 10
+    /// bytes); returns how many bytes it wrote. The varint loop of every writer that writes
+    /// through a pointer (this one, `CanonicalEncoding.DirectWriter`, the apps' own).
+    @inlinable @inline(__always)
+    public static func storeVarint(_ value: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
         var v = value
         var i = 0
         while v >= 0x80 {
-            p[i] = UInt8(truncatingIfNeeded: v) | 0x80
+            at[i] = UInt8(truncatingIfNeeded: v) | 0x80
             i += 1
             v >>= 7
         }
-        p[i] = UInt8(v)
-        count += i + 1
+        at[i] = UInt8(v)
+        return i + 1
     }
 
     /// Zigzag then LEB128, so small negative numbers stay short.
@@ -94,7 +101,7 @@ public struct ByteWriter: @unchecked Sendable {
     }
 
     /// Zigzag: 0, -1, 1, -2… → 0, 1, 2, 3…
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
 
     public mutating func writeUInt16BE(_ v: UInt16) {

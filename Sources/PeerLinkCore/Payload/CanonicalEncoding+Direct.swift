@@ -90,16 +90,7 @@ extension CanonicalEncoding {
 
         /// Unsigned LEB128, as `ByteWriter.writeVarint`.
         @inlinable func varint(_ value: UInt64) {
-            let at = reserve(10)
-            var v = value
-            var i = 0
-            while v >= 0x80 {
-                at[i] = UInt8(truncatingIfNeeded: v) | 0x80
-                i += 1
-                v >>= 7
-            }
-            at[i] = UInt8(v)
-            buffer.pointee.count += i + 1
+            buffer.pointee.count += ByteWriter.storeVarint(value, at: reserve(10))
         }
 
         /// A varint byte count and the string's UTF-8.

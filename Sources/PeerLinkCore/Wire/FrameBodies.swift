@@ -120,16 +120,9 @@ extension FrameBodies {
         public static func encode(id: MessageID, replyExpected: Bool, canonicalDictionary canonical: [UInt8]) -> [UInt8] {
             let size = CanonicalEncoding.varintSize(id) + 1 + canonical.count
             return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-                var i = 0
-                var v = id
-                while v >= 0x80 {
-                    buffer[i] = UInt8(truncatingIfNeeded: v) | 0x80
-                    i += 1
-                    v >>= 7
-                }
-                buffer[i] = UInt8(v)
-                buffer[i + 1] = replyExpected ? 2 : 0
-                i += 2
+                var i = ByteWriter.storeVarint(id, at: buffer.baseAddress!)
+                buffer[i] = replyExpected ? 2 : 0
+                i += 1
                 canonical.withUnsafeBufferPointer { src in
                     guard let s = src.baseAddress, src.count > 0 else { return }
                     (buffer.baseAddress! + i).initialize(from: s, count: src.count)

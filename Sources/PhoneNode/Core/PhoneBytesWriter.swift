@@ -52,20 +52,7 @@ struct PhoneBytesWriter: ~Copyable {
 
     /// Unsigned LEB128.
     @inline(__always) private mutating func varint(_ value: UInt64) {
-        count += Self.varint(value, at: reserve(10))
-    }
-
-    /// Writes `value` as unsigned LEB128 at `at` (room for 10 bytes); returns the bytes written.
-    @inline(__always) private static func varint(_ value: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
-        var v = value
-        var i = 0
-        while v >= 0x80 {
-            at[i] = UInt8(truncatingIfNeeded: v) | 0x80
-            i += 1
-            v >>= 7
-        }
-        at[i] = UInt8(v)
-        return i + 1
+        count += ByteWriter.storeVarint(value, at: reserve(10))
     }
 
     @inline(__always) private mutating func raw(_ p: UnsafePointer<UInt8>, _ n: Int) {
@@ -110,7 +97,7 @@ struct PhoneBytesWriter: ~Copyable {
     @inline(__always) mutating func int(_ i: Int64) {
         let at = reserve(11)
         at.pointee = Self.intTag
-        count += 1 + Self.varint(UInt64(bitPattern: (i << 1) ^ (i >> 63)), at: at + 1)
+        count += 1 + ByteWriter.storeVarint(ByteWriter.zigzag(i), at: at + 1)
     }
 
     /// `.double(d)`: its bits big-endian, every NaN as `0x7FF8…0`.
