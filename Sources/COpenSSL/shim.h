@@ -7,66 +7,78 @@
 #include <openssl/err.h>
 #include <openssl/core_names.h>
 
-/* HMAC-SHA256 through EVP_MAC, without a provider fetch per call: each thread fetches HMAC
-   and sets its digest once, in a template context, and every MAC starts from a copy of it
-   (HMAC(), OpenSSL 3's one-shot, fetches both each time, which cost more than the hashing
-   for the short inputs of a Noise handshake). The template is never freed: one per thread. */
-static inline EVP_MAC_CTX *peerlink_hmac_sha256_template(void) {
-    static _Thread_local EVP_MAC_CTX *template_ctx = NULL;
-    if (template_ctx == NULL) {
+/* HMAC-SHA256 through EVP_MAC, without a provider fetch, a copy or a free per call: each
+   thread fetches HMAC and sets its digest once, in one context that every MAC of the thread
+   then re-keys (EVP_MAC_init with a key) or restarts under the same key (EVP_MAC_init with
+   NULL, which HMAC takes as "reinit"). HMAC(), OpenSSL 3's one-shot, fetches both each time,
+   and a copy and free per MAC cost more than the hashing for the short inputs of a Noise
+   handshake. The context is never freed: one per thread. After each use it is keyed again
+   with the empty key, so no state derived from a secret stays in it. */
+static inline EVP_MAC_CTX *peerlink_hmac_sha256_context(void) {
+    static _Thread_local EVP_MAC_CTX *ctx = NULL;
+    if (ctx == NULL) {
         EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
         if (mac == NULL) return NULL;
-        EVP_MAC_CTX *t = EVP_MAC_CTX_new(mac);
+        EVP_MAC_CTX *c = EVP_MAC_CTX_new(mac);
         EVP_MAC_free(mac);
-        if (t == NULL) return NULL;
+        if (c == NULL) return NULL;
         OSSL_PARAM params[2];
         params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0);
         params[1] = OSSL_PARAM_construct_end();
-        if (EVP_MAC_CTX_set_params(t, params) != 1) { EVP_MAC_CTX_free(t); return NULL; }
-        template_ctx = t;
+        if (EVP_MAC_CTX_set_params(c, params) != 1) { EVP_MAC_CTX_free(c); return NULL; }
+        ctx = c;
     }
-    return template_ctx;
+    return ctx;
+}
+
+static const unsigned char peerlink_empty_byte = 0;
+
+/* Keys the thread's context with the empty key: what it held derived from a secret is gone. */
+static inline void peerlink_hmac_sha256_scrub(EVP_MAC_CTX *c) {
+    (void)EVP_MAC_init(c, &peerlink_empty_byte, 0, NULL);
+}
+
+/* One MAC on the thread's context: `key` NULL restarts under the key it already has. */
+static inline int peerlink_hmac_sha256_run(EVP_MAC_CTX *c, const unsigned char *key, size_t keylen,
+                                           const unsigned char *msg1, size_t len1,
+                                           const unsigned char *msg2, size_t len2, unsigned char *out) {
+    size_t outl = 0;
+    return EVP_MAC_init(c, key, keylen, NULL) == 1
+        && (len1 == 0 || EVP_MAC_update(c, msg1, len1) == 1)
+        && (len2 == 0 || EVP_MAC_update(c, msg2, len2) == 1)
+        && EVP_MAC_final(c, out, &outl, 32) == 1 && outl == 32;
 }
 
 /* HMAC-SHA256 of `msg` under `key` into `out` (32 bytes); 1 on success. An empty key is
    allowed (HKDF with an empty salt). */
 static inline int peerlink_hmac_sha256(const unsigned char *key, size_t keylen,
                                        const unsigned char *msg, size_t msglen, unsigned char *out) {
-    static const unsigned char empty = 0;
-    EVP_MAC_CTX *t = peerlink_hmac_sha256_template();
-    if (t == NULL) return 0;
-    EVP_MAC_CTX *c = EVP_MAC_CTX_dup(t);
+    EVP_MAC_CTX *c = peerlink_hmac_sha256_context();
     if (c == NULL) return 0;
-    size_t outl = 0;
-    int ok = EVP_MAC_init(c, keylen ? key : &empty, keylen, NULL) == 1
-        && EVP_MAC_update(c, msglen ? msg : &empty, msglen) == 1
-        && EVP_MAC_final(c, out, &outl, 32) == 1 && outl == 32;
-    EVP_MAC_CTX_free(c);
+    int ok = peerlink_hmac_sha256_run(c, keylen ? key : &peerlink_empty_byte, keylen, msg, msglen, NULL, 0, out);
+    peerlink_hmac_sha256_scrub(c);
     return ok;
 }
+
 /* HKDF-SHA256 as the Noise framework uses it (RFC 5869 with an empty info; ck the salt):
    temp_key = HMAC(salt, ikm), out = T(1) ‖ … ‖ T(count) with T(i) = HMAC(temp_key, T(i-1) ‖ i),
-   32 bytes each, into `out` (32 × count bytes); 1 on success. Each T(i) starts from a copy of
-   one context keyed with temp_key, so the key is set up once, not once per output; that
-   context and temp_key are freed and cleansed before returning. */
+   32 bytes each, into `out` (32 × count bytes); 1 on success. The context is keyed with
+   temp_key once, for T(1), and restarted under that key for the others; temp_key is cleansed
+   and the context scrubbed before returning. */
 static inline int peerlink_hkdf_sha256(const unsigned char *salt, size_t saltlen,
                                        const unsigned char *ikm, size_t ikmlen, int count, unsigned char *out) {
     unsigned char temp[32];
-    if (count < 1 || count > 3 || peerlink_hmac_sha256(salt, saltlen, ikm, ikmlen, temp) != 1) return 0;
-    EVP_MAC_CTX *t = peerlink_hmac_sha256_template();
-    EVP_MAC_CTX *keyed = t == NULL ? NULL : EVP_MAC_CTX_dup(t);
-    int ok = keyed != NULL && EVP_MAC_init(keyed, temp, sizeof temp, NULL) == 1;
+    if (count < 1 || count > 3) return 0;
+    EVP_MAC_CTX *c = peerlink_hmac_sha256_context();
+    if (c == NULL) return 0;
+    int ok = peerlink_hmac_sha256_run(c, saltlen ? salt : &peerlink_empty_byte, saltlen, ikm, ikmlen, NULL, 0, temp);
     for (int i = 1; ok && i <= count; i++) {
         unsigned char n = (unsigned char)i;
-        size_t outl = 0;
-        EVP_MAC_CTX *c = EVP_MAC_CTX_dup(keyed);
-        ok = c != NULL
-            && (i == 1 || EVP_MAC_update(c, out + 32 * (i - 2), 32) == 1)
-            && EVP_MAC_update(c, &n, 1) == 1
-            && EVP_MAC_final(c, out + 32 * (i - 1), &outl, 32) == 1 && outl == 32;
-        EVP_MAC_CTX_free(c);
+        ok = peerlink_hmac_sha256_run(c, i == 1 ? temp : NULL, i == 1 ? sizeof temp : 0,
+                                      i == 1 ? NULL : out + 32 * (i - 2), i == 1 ? 0 : 32, &n, 1,
+                                      out + 32 * (i - 1));
     }
-    EVP_MAC_CTX_free(keyed);
+    peerlink_hmac_sha256_scrub(c);
     OPENSSL_cleanse(temp, sizeof temp);
     return ok;
 }

@@ -9,9 +9,9 @@ import COpenSSL
 /// out2 = HMAC-SHA256(temp_key, out1 ‖ 0x02)                (T(2))
 /// out3 = HMAC-SHA256(temp_key, out2 ‖ 0x03)                (T(3))
 /// ```
-/// Each HMAC is OpenSSL's, through EVP_MAC (the shim's `peerlink_hkdf_sha256`: the outputs'
-/// MACs start from one context keyed with temp_key, copied for each, so the key is set up once
-/// per derivation); nothing here is a hand-made primitive.
+/// Each HMAC is OpenSSL's, through EVP_MAC (the shim's `peerlink_hkdf_sha256`: one context per
+/// thread, keyed with temp_key once and restarted under it for each further output, then
+/// scrubbed); nothing here is a hand-made primitive.
 public enum HKDFSHA256 {
     /// `count` (2 or 3) output blocks of 32 bytes for `ikm` under `salt`.
     public static func derive(salt: [UInt8], ikm: [UInt8], count: Int) -> [[UInt8]] {

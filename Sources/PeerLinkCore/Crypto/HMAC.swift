@@ -3,7 +3,7 @@ import COpenSSL
 /// HMAC-SHA256 and secure random bytes, through OpenSSL.
 public enum HMACSHA256 {
     /// The MAC of `message` under `key` (32 bytes), through OpenSSL's EVP_MAC (the shim
-    /// keeps one HMAC-SHA256 context per thread to start each MAC from).
+    /// keeps one HMAC-SHA256 context per thread, re-keyed for each MAC).
     public static func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         let ok = key.withUnsafeBufferPointer { k in
