@@ -56,9 +56,17 @@ extension NodeEngine {
         return .dictionary(v)
     }
 
-    /// `sync-state`'s `incomingFile`: the partial file being received, if any. Asked alone by
-    /// the scenario runner after every clock move while a `damage-partial-file` is armed, so it
-    /// is answered without building the rest (the digest, the delivery records).
+    /// The partial incoming file, read in place: its path in the node's files and the bytes
+    /// committed (what `query sync-state incomingFile` answers, without its number and size,
+    /// and without a command); nil when there is none. The sim-mode scenario runner reads it
+    /// after every clock move while a `damage-partial-file` is armed.
+    public var partialIncomingFile: (path: String, committedBytes: Int64)? {
+        guard let f = ctx.session.persistent.incomingFile else { return nil }
+        return (ctx.session.partPath(f.number), f.committedBytes)
+    }
+
+    /// `sync-state`'s `incomingFile`: the partial file being received, if any, answered
+    /// without building the rest (the digest, the delivery records).
     func incomingFileValue() -> PlistValue? {
         guard let f = ctx.session.persistent.incomingFile else { return nil }
         return ["number": .int(Int64(f.number)), "path": .string(ctx.session.partPath(f.number)),

@@ -84,6 +84,10 @@ public protocol ScenarioDriver: AnyObject {
     func captureScreens(_ role: DeviceRole, _ screens: [String]) -> [String: String]
     /// The screens the HTML report draws at its moments (`show SCREEN --svg`).
     var reportScreens: [(DeviceRole, String)] { get }
+    /// The running node's partial incoming file: its path in the node's files and the bytes
+    /// committed; nil when it has none or is not running. Read-only, as
+    /// `query sync-state incomingFile` (what the default asks).
+    func partialIncomingFile(_ role: DeviceRole) throws -> (path: String, committedBytes: Int64)?
 }
 
 extension ScenarioDriver {
@@ -93,4 +97,9 @@ extension ScenarioDriver {
     public func takeFrames() -> [FrameRecord] { [] }
     public func captureScreens(_ role: DeviceRole, _ screens: [String]) -> [String: String] { [:] }
     public var reportScreens: [(DeviceRole, String)] { [] }
+    public func partialIncomingFile(_ role: DeviceRole) throws -> (path: String, committedBytes: Int64)? {
+        guard case .success(let f) = try call(role, "query sync-state incomingFile"),
+              let committed = f["committedBytes"]?.intValue, let path = f["path"]?.stringValue else { return nil }
+        return (path, committed)
+    }
 }

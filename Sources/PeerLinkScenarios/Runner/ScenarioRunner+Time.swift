@@ -47,8 +47,7 @@ extension ScenarioRunner {
         guard !armedFileDamage.isEmpty else { return }
         for role in DeviceRole.allCases where armedFileDamage.contains(role) && driver.isRunning(role) {
             _ = try driver.settle()
-            guard case .success(let f) = try driver.call(role, "query sync-state incomingFile"),
-                  let committed = f["committedBytes"]?.intValue, committed > 0, let path = f["path"]?.stringValue else { continue }
+            guard let (path, committed) = try driver.partialIncomingFile(role), committed > 0 else { continue }
             armedFileDamage.remove(role)
             try driver.kill(role)
             seed &+= 0x9E37

@@ -40,8 +40,8 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
     /// The last quiet state, valid until something is done to a node, the link or the clock.
     @exclusivity(unchecked) var lastQuiet: QuietState?
     /// The last command line and its words: the runner asks the same query again and again
-    /// (`query sync-state incomingFile` at every clock move while a file is to be damaged),
-    /// and splitting it each time cost a third of answering it.
+    /// (`query sync-state` at every `expect converged` pass), and splitting it each time cost
+    /// a third of answering it.
     @exclusivity(unchecked) var lastParsed: (line: String, command: NodeCommand)?
 
     public init(pair: Pair, options: SimOptions = SimOptions()) {
@@ -104,6 +104,15 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
         // Not `network.map`: left generic, it cost ~1.3 k instructions a call (5 calls a step).
         guard let n = network else { return false }
         return !n.isDown(role)
+    }
+
+    /// Read from the engine in place: the default asks `query sync-state incomingFile`, and
+    /// each of its misses, at every clock move while a file is to be damaged, asked the app
+    /// and built an error text nobody read (5 % of a morning-run sweep's instructions).
+    public func partialIncomingFile(_ role: DeviceRole) throws -> (path: String, committedBytes: Int64)? {
+        let n = try net()
+        guard !n.isDown(role) else { return nil }
+        return role == .phone ? n.phone.partialIncomingFile : n.watch.partialIncomingFile
     }
 
     public func kill(_ role: DeviceRole) throws {
