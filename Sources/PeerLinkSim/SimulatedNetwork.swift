@@ -101,6 +101,8 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// Builds both nodes over empty stores at `startMs`.
     public init(seed: UInt64, startMs: EpochMs, phone phoneSetup: NodeSetup<Phone>, watch watchSetup: NodeSetup<Watch>) throws {
         self.now = startMs
+        // Both nodes run on this thread: each handshake's `ee` is derived once, not twice.
+        X25519.pairsShareSecrets = true
         self.phoneSetup = phoneSetup
         self.watchSetup = watchSetup
         rng = SplitMix64(seed: seed)

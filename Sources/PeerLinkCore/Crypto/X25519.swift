@@ -44,6 +44,24 @@ public enum X25519 {
 }
 
 extension X25519 {
+    /// Whether the two ends of a pair living on this thread share the Diffie-Hellman secret
+    /// they both derive (`DH(a, B) = DH(b, A)`): off by default; the simulator, which runs a
+    /// phone and a watch on one thread, turns it on, and each handshake then derives its `ee`
+    /// once instead of twice. A one-entry memo in the shim (`peerlink_x25519_memo_*`): the
+    /// first end's secret is kept under both public keys until the other end, whose private
+    /// key makes one of them, takes it. It gives only what OpenSSL derives: a public key
+    /// determines its clamped scalar, so either end's product is the same bytes. Node
+    /// processes never turn it on (nothing derived from a secret outlives its handshake there).
+    public static var pairsShareSecrets: Bool {
+        get { peerlink_x25519_memo_is_on() != 0 }
+        set { peerlink_x25519_memo_set(newValue ? 1 : 0) }
+    }
+
+    /// Whether this thread's memo holds a secret no second end has taken yet (for tests).
+    static var sharedSecretWaiting: Bool { peerlink_x25519_memo_is_full() != 0 }
+}
+
+extension X25519 {
     /// One private key as an OpenSSL key object, made once: OpenSSL derives the public key
     /// when the object is made, so a side that needs both its public key and a shared secret
     /// pays for the derivation once (the static functions above make the object each time).
@@ -70,8 +88,21 @@ extension X25519 {
         deinit { EVP_PKEY_free(key) }
 
         /// The shared secret with the peer's `publicKey`; nil when it is not usable.
+        /// With `X25519.pairsShareSecrets` on for this thread, the secret the other end
+        /// derived a moment ago is taken instead of derived again (the same bytes).
         public func sharedSecret(with publicKey: [UInt8]) -> [UInt8]? {
             guard publicKey.count == keyBytes else { return nil }
+            let memo = peerlink_x25519_memo_is_on() != 0
+            if memo {
+                var out = [UInt8](repeating: 0, count: keyBytes)
+                if peerlink_x25519_memo_take(self.publicKey, publicKey, &out) == 1 { return out }
+            }
+            guard let out = derive(with: publicKey) else { return nil }
+            if memo { peerlink_x25519_memo_put(self.publicKey, publicKey, out) }
+            return out
+        }
+
+        private func derive(with publicKey: [UInt8]) -> [UInt8]? {
             guard let theirs = publicKey.withUnsafeBufferPointer({ EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, nil, $0.baseAddress, keyBytes) }) else { return nil }
             defer { EVP_PKEY_free(theirs) }
             guard let ctx = EVP_PKEY_CTX_new(key, nil) else { return nil }
