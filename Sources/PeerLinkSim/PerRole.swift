@@ -5,17 +5,17 @@ import PeerLinkCore
 ///
 /// A dictionary keyed by the role hashed the role on every access, several times per frame and
 /// per clock step; here an access is a branch.
-struct PerRole<Value> {
-    var phone: Value
-    var watch: Value
+public struct PerRole<Value> {
+    public var phone: Value
+    public var watch: Value
 
     /// The same value for both devices.
-    init(both value: Value) {
+    public init(both value: Value) {
         phone = value
         watch = value
     }
 
-    subscript(role: DeviceRole) -> Value {
+    public subscript(role: DeviceRole) -> Value {
         get { role == .phone ? phone : watch }
         set { if role == .phone { phone = newValue } else { watch = newValue } }
     }

@@ -72,12 +72,12 @@ extension ScenarioRunner {
             return []
         case .restart(let role):
             try driver.restart(role)
-            try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
+            try driver.setWallOffset(role, clocks[role].offset(at: nowMs))
             note("\(nowMs) restart \(role)")
             return []
         case .clock(let role, let change):
-            clocks[role]!.apply(change, at: nowMs)
-            if driver.isRunning(role) { try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs)) }
+            clocks[role].apply(change, at: nowMs)
+            if driver.isRunning(role) { try driver.setWallOffset(role, clocks[role].offset(at: nowMs)) }
             return []
         case .stranger:
             seed &+= 0x9E37
@@ -100,7 +100,7 @@ extension ScenarioRunner {
             damagedAtMs[role] = nowMs
             workload?.storeDamaged(role, atMs: nowMs, rollback: true)
             try driver.restart(role)
-            try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
+            try driver.setWallOffset(role, clocks[role].offset(at: nowMs))
             note("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
             return []
         case .damagePartialFile(let role):
@@ -114,7 +114,7 @@ extension ScenarioRunner {
             damagedAtMs[role] = nowMs
             workload?.storeDamaged(role, atMs: nowMs)
             try driver.restart(role)
-            try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
+            try driver.setWallOffset(role, clocks[role].offset(at: nowMs))
             note("\(nowMs) corrupt store of \(role), restart")
             return []
         }

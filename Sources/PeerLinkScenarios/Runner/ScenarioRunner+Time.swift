@@ -33,7 +33,7 @@ extension ScenarioRunner {
         guard t > nowMs else { return }
         nowMs = t
         for role in DeviceRole.allCases where driver.isRunning(role) {
-            let m = clocks[role]!
+            let m = clocks[role]
             if m != WallClockModel() { try driver.setWallOffset(role, m.offset(at: t)) }
         }
         try driver.advanceClocks(to: t, idleLink: idleLink)
@@ -53,7 +53,7 @@ extension ScenarioRunner {
             seed &+= 0x9E37
             let what = try driver.damagePartialFile(role, path: path, committedBytes: committed, seed: seed)
             try driver.restart(role)
-            try driver.setWallOffset(role, clocks[role]!.offset(at: nowMs))
+            try driver.setWallOffset(role, clocks[role].offset(at: nowMs))
             note("\(nowMs) damage the partial file of \(role) (\(what ?? "nothing to damage")), restart")
         }
     }

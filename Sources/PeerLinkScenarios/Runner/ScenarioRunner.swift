@@ -11,7 +11,7 @@ public final class ScenarioRunner {
     public var fastForward = true
     var nowMs: EpochMs = 0
     var faults = LinkFaults()
-    var clocks: [DeviceRole: WallClockModel] = [.phone: WallClockModel(), .watch: WallClockModel()]
+    var clocks = PerRole(both: WallClockModel())
     var seed: UInt64 = 1
     var timeline: [String] = []
     /// The scenario being run.

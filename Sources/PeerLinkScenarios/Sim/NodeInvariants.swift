@@ -1,4 +1,5 @@
 import PeerLinkCore
+import PeerLinkSim
 
 /// Checks that each node's durable counters only move forward, across restarts and crashes:
 /// the hybrid logical clock, the replica's change counter and what it acknowledged of its
@@ -70,7 +71,7 @@ public struct NodeInvariants: Sendable {
         var rolledBack = false
     }
 
-    var baselines: [DeviceRole: Counters] = [:]
+    var baselines = PerRole<Counters?>(both: nil)
     /// Store damage of each node not yet accounted for by an incarnation change.
     var damage: [DeviceRole: Damage] = [:]
     /// Whether each node's store was ever damaged in the run (what excuses the peer's acks going back).

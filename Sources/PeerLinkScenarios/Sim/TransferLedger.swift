@@ -1,4 +1,5 @@
 import PeerLinkCore
+import PeerLinkSim
 
 /// Follows every user-info transfer between the two simulated nodes, from the sender's
 /// durable outbox to the receiver's receive log, across crashes, store resets and rollbacks.
@@ -118,7 +119,7 @@ public struct TransferLedger: Sendable {
     }
 
     /// Per role, the counters of the last `observe` (nil: look in full next time).
-    var lastObserved: [DeviceRole: Counters] = [:]
+    var lastObserved = PerRole<Counters?>(both: nil)
 
     /// `observe`, skipped when `counters` are those of the last look at `role`.
     mutating func observe(_ role: DeviceRole, counters: Counters, session: () -> LinkSession, store: MemoryStore, nowMs: EpochMs) {
