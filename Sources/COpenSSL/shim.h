@@ -87,10 +87,11 @@ static inline int peerlink_hkdf_sha256(const unsigned char *salt, size_t saltlen
 /* A one-entry memo of the X25519 shared secret of two in-process ends, per thread: the
    simulator runs both nodes of a pair on one thread, and each side of a handshake derives the
    same secret, DH(a, B) = DH(b, A). Off unless turned on for the thread (only the simulator
-   does); the first side's result is kept under its two public keys, and the other side, whose
-   private key makes one of them, takes it (and it is cleansed then). Every value it gives is
-   the one OpenSSL derives: a public key determines its clamped scalar, so a hit on
-   {own public, peer public} is the same product whichever side stored it. */
+   does). The first end's result is kept under (its own public key A, the peer key B it used);
+   only the other end takes it: the one whose own public key is B and whose peer key is A
+   (and it is cleansed then). Both are then public keys made from private ones (a·G and b·G),
+   so the stored a·(b·G) is the b·(a·G) that end would derive. The same end asking again is
+   not served: two private keys can share a public key and differ on points off the curve. */
 typedef struct { int on, full; unsigned char a[32], b[32], secret[32]; } peerlink_x25519_memo_t;
 static inline peerlink_x25519_memo_t *peerlink_x25519_memo(void) {
     static _Thread_local peerlink_x25519_memo_t memo;
@@ -103,14 +104,12 @@ static inline void peerlink_x25519_memo_set(int on) {
 }
 static inline int peerlink_x25519_memo_is_on(void) { return peerlink_x25519_memo()->on; }
 static inline int peerlink_x25519_memo_is_full(void) { return peerlink_x25519_memo()->full; }
-/* 1 and the secret in `out` when the memo holds the pair {mine, theirs} (either order); the
-   entry is then cleansed. */
+/* 1 and the secret in `out` when the memo holds the other end's derivation: stored under
+   (theirs, mine); the entry is then cleansed. */
 static inline int peerlink_x25519_memo_take(const unsigned char *mine, const unsigned char *theirs, unsigned char *out) {
     peerlink_x25519_memo_t *m = peerlink_x25519_memo();
     if (!m->on || !m->full) return 0;
-    int hit = (CRYPTO_memcmp(m->a, mine, 32) == 0 && CRYPTO_memcmp(m->b, theirs, 32) == 0)
-           || (CRYPTO_memcmp(m->a, theirs, 32) == 0 && CRYPTO_memcmp(m->b, mine, 32) == 0);
-    if (!hit) return 0;
+    if (CRYPTO_memcmp(m->a, theirs, 32) != 0 || CRYPTO_memcmp(m->b, mine, 32) != 0) return 0;
     memcpy(out, m->secret, 32);
     OPENSSL_cleanse(m->a, 32);
     OPENSSL_cleanse(m->b, 32);

@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import PeerLinkCore
 
 /// `X25519.pairsShareSecrets`: the simulator's two ends on one thread derive each handshake's
@@ -45,7 +46,36 @@ import Testing
         }
     }
 
-    @Test func offByDefaultNothingIsKept() {
+    /// Only the other end takes the secret: the end that derived it, asking again, derives
+    /// again (two private keys may share a public key and differ off the curve).
+    @Test func theEndThatDerivedItDoesNotTakeItBack() {
+        withMemo(true) {
+            let alice = X25519.PrivateKey(Self.a), bob = X25519.PrivateKey(Self.b)
+            _ = alice.sharedSecret(with: bob.publicKey)
+            #expect(alice.sharedSecret(with: bob.publicKey).map(hexString) == Self.shared)
+            #expect(X25519.sharedSecretWaiting, "derived again, and kept again for Bob")
+            _ = bob.sharedSecret(with: alice.publicKey)
+            #expect(!X25519.sharedSecretWaiting)
+        }
+    }
+
+    /// A thread that never turned it on (a node process's) has it off.
+    @Test func offOnAFreshThread() {
+        final class Box: @unchecked Sendable { var on: Bool?; var waiting: Bool? }
+        let box = Box(), done = DispatchSemaphore(value: 0)
+        let t = Thread {
+            box.on = X25519.pairsShareSecrets
+            _ = X25519.PrivateKey(Self.a).sharedSecret(with: X25519.PrivateKey(Self.b).publicKey)
+            box.waiting = X25519.sharedSecretWaiting
+            done.signal()
+        }
+        t.start()
+        #expect(done.wait(timeout: .now() + 30) == .success, "the thread did not finish within 30 s")
+        #expect(box.on == false)
+        #expect(box.waiting == false, "nothing kept while off")
+    }
+
+    @Test func turnedOffNothingIsKept() {
         withMemo(false) {
             let alice = X25519.PrivateKey(Self.a), bob = X25519.PrivateKey(Self.b)
             #expect(alice.sharedSecret(with: bob.publicKey).map(hexString) == Self.shared)

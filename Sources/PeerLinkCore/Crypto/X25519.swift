@@ -48,9 +48,10 @@ extension X25519 {
     /// they both derive (`DH(a, B) = DH(b, A)`): off by default; the simulator, which runs a
     /// phone and a watch on one thread, turns it on, and each handshake then derives its `ee`
     /// once instead of twice. A one-entry memo in the shim (`peerlink_x25519_memo_*`): the
-    /// first end's secret is kept under both public keys until the other end, whose private
-    /// key makes one of them, takes it. It gives only what OpenSSL derives: a public key
-    /// determines its clamped scalar, so either end's product is the same bytes. Node
+    /// first end's secret is kept under (its public key, its peer's) until the other end, whose
+    /// own public key is that peer key and whose peer key is the first end's, takes it. Both
+    /// keys are then made from private keys, so `a·(b·G)` is the `b·(a·G)` OpenSSL would derive
+    /// for the second end: the same bytes. The first end asking again derives again. Node
     /// processes never turn it on (nothing derived from a secret outlives its handshake there).
     public static var pairsShareSecrets: Bool {
         get { peerlink_x25519_memo_is_on() != 0 }
