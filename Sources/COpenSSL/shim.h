@@ -72,12 +72,12 @@ static inline int peerlink_hkdf_sha256(const unsigned char *salt, size_t saltlen
     if (count < 1 || count > 3) return 0;
     EVP_MAC_CTX *c = peerlink_hmac_sha256_context();
     if (c == NULL) return 0;
-    int ok = peerlink_hmac_sha256_run(c, saltlen ? salt : &peerlink_empty_byte, saltlen, ikm, ikmlen, NULL, 0, temp);
-    for (int i = 1; ok && i <= count; i++) {
+    static const unsigned char one = 1;
+    int ok = peerlink_hmac_sha256_run(c, saltlen ? salt : &peerlink_empty_byte, saltlen, ikm, ikmlen, NULL, 0, temp)
+        && peerlink_hmac_sha256_run(c, temp, sizeof temp, NULL, 0, &one, 1, out);
+    for (int i = 2; ok && i <= count; i++) {
         unsigned char n = (unsigned char)i;
-        ok = peerlink_hmac_sha256_run(c, i == 1 ? temp : NULL, i == 1 ? sizeof temp : 0,
-                                      i == 1 ? NULL : out + 32 * (i - 2), i == 1 ? 0 : 32, &n, 1,
-                                      out + 32 * (i - 1));
+        ok = peerlink_hmac_sha256_run(c, NULL, 0, out + 32 * (i - 2), 32, &n, 1, out + 32 * (i - 1));
     }
     peerlink_hmac_sha256_scrub(c);
     OPENSSL_cleanse(temp, sizeof temp);

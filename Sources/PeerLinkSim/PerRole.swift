@@ -22,20 +22,3 @@ public struct PerRole<Value> {
 }
 
 extension PerRole: Sendable where Value: Sendable {}
-
-/// A set of device roles as two flags: `contains` is a branch (a `Set<DeviceRole>` hashed the
-/// role at every question).
-struct RoleSet: Sendable, Equatable {
-    private var phone = false
-    private var watch = false
-
-    func contains(_ role: DeviceRole) -> Bool { role == .phone ? phone : watch }
-
-    mutating func insert(_ role: DeviceRole) {
-        if role == .phone { phone = true } else { watch = true }
-    }
-
-    mutating func remove(_ role: DeviceRole) {
-        if role == .phone { phone = false } else { watch = false }
-    }
-}

@@ -6,14 +6,14 @@ extension SimulatedNetwork {
     // MARK: - Kill and restart
 
     /// True while `role` is killed and not restarted.
-    public func isDown(_ role: DeviceRole) -> Bool { downRoles.contains(role) }
+    public func isDown(_ role: DeviceRole) -> Bool { downRoles[role] }
 
     /// `kill -9` of `role`: it stays down (no timers, no input, no connection attempts;
     /// connections to a down phone fail) until `restart(_:)`. What it committed survives.
     public func kill(_ role: DeviceRole) { kill(role, note: "kill") }
 
     func kill(_ role: DeviceRole, note word: String) {
-        guard !downRoles.contains(role) else { return }
+        guard !downRoles[role] else { return }
         note("\(now) \(word) \(role)")
         generation[role] += 1
         queue.removeAll { e in
@@ -29,7 +29,7 @@ extension SimulatedNetwork {
             queue.push(max(now, lastArrival[role.peer]) + baseLatencyMs, .closed(conn: l.id, to: role.peer, generation: generation[role.peer]))
         }
         tickedAt[role] = -1
-        downRoles.insert(role)
+        downRoles[role] = true
     }
 
     /// Starts a killed `role` again over its store and files (a corrupt store is reset, as
@@ -37,7 +37,7 @@ extension SimulatedNetwork {
     public func restart(_ role: DeviceRole) throws { try restart(role, note: "restart") }
 
     func restart(_ role: DeviceRole, note word: String?) throws {
-        guard downRoles.contains(role) else { return }
+        guard downRoles[role] else { return }
         if let word { note("\(now) \(word) \(role)") }
         var r = rng
         if role == .phone {
@@ -48,7 +48,7 @@ extension SimulatedNetwork {
             watch.summarizesFrames = recordsTrace
         }
         rng = r
-        downRoles.remove(role)
+        downRoles[role] = false
         route(role)
     }
 
@@ -68,14 +68,14 @@ extension SimulatedNetwork {
 
     /// Sets the wall-clock offset of a running node (a clock fault); the app sees the new time.
     public func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) {
-        guard !downRoles.contains(role) else { return }
+        guard !downRoles[role] else { return }
         if role == .phone { phone.setWallOffset(offsetMs, now: now) } else { watch.setWallOffset(offsetMs, now: now) }
         route(role)
     }
 
     /// Changes a running node's time zone.
     public func setCalendar(_ role: DeviceRole, _ calendar: LocalCalendar) {
-        guard !downRoles.contains(role) else { return }
+        guard !downRoles[role] else { return }
         if role == .phone { phone.setCalendar(calendar, now: now) } else { watch.setCalendar(calendar, now: now) }
         route(role)
     }
@@ -92,7 +92,7 @@ extension SimulatedNetwork {
         now = max(now, target)
         // A node none of whose timers (heartbeat and silence check included) is due has
         // nothing to do at `target`; its next idle tick takes the link's time as exchanged.
-        for role in DeviceRole.allCases where !downRoles.contains(role) {
+        for role in DeviceRole.allCases where !downRoles[role] {
             guard let d = deadline(role), d <= now else { continue }
             tickedAt[role] = now
             if role == .phone { phone.tick(now: now, idleLink: true) } else { watch.tick(now: now, idleLink: true) }
@@ -108,7 +108,7 @@ extension SimulatedNetwork {
     public var nextWorkTime: EpochMs? {
         var t = queue.nextTime
         func consider(_ x: EpochMs?, _ role: DeviceRole) {
-            guard var x, !downRoles.contains(role) else { return }
+            guard var x, !downRoles[role] else { return }
             if x <= tickedAt[role] { x = tickedAt[role] + 1 }
             t = min(t ?? x, x)
         }

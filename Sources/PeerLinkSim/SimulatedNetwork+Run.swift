@@ -40,7 +40,7 @@ extension SimulatedNetwork {
     func nextTime() -> EpochMs? {
         var t = queue.nextTime
         func consider(_ x: EpochMs?, _ role: DeviceRole) {
-            guard var x, !downRoles.contains(role) else { return }
+            guard var x, !downRoles[role] else { return }
             if x <= tickedAt[role] { x = tickedAt[role] + 1 }
             t = min(t ?? x, x)
         }
@@ -52,12 +52,12 @@ extension SimulatedNetwork {
     /// Handles every event due now, then the nodes' timers and the watch's connect.
     func runDue() {
         while let t = queue.nextTime, t <= now, let (_, e) = queue.pop() { handle(e) }
-        if !downRoles.contains(.phone), let d = deadline(.phone), d <= now, tickedAt[.phone] < now {
+        if !downRoles[.phone], let d = deadline(.phone), d <= now, tickedAt[.phone] < now {
             tickedAt[.phone] = now
             phone.tick(now: now)
             route(.phone)
         }
-        if !downRoles.contains(.watch), let d = deadline(.watch), d <= now, tickedAt[.watch] < now {
+        if !downRoles[.watch], let d = deadline(.watch), d <= now, tickedAt[.watch] < now {
             tickedAt[.watch] = now
             maybeConnect()
             watch.tick(now: now)
@@ -66,7 +66,7 @@ extension SimulatedNetwork {
     }
 
     func maybeConnect() {
-        guard !connecting, !downRoles.contains(.watch), let due = watch.readSession({ $0.nextConnectAtMs }), due <= now else { return }
+        guard !connecting, !downRoles[.watch], let due = watch.readSession({ $0.nextConnectAtMs }), due <= now else { return }
         connecting = true
         watch.connectStarted(now: now)
         queue.push(now + baseLatencyMs, .connectDone(watchGeneration: generation[.watch]))
@@ -77,7 +77,7 @@ extension SimulatedNetwork {
         case .connectDone(let g):
             guard g == generation[.watch] else { return }
             connecting = false
-            guard isLinkUp, link == nil, !downRoles.contains(.phone) else {
+            guard isLinkUp, link == nil, !downRoles[.phone] else {
                 note("\(now) connect failed")
                 watch.connectFailed(now: now)
                 route(.watch)
@@ -93,11 +93,11 @@ extension SimulatedNetwork {
             route(.phone)
             route(.watch)
         case .bytes(let conn, let to, let g, let bytes):
-            guard g == generation[to], !downRoles.contains(to) else { return }
+            guard g == generation[to], !downRoles[to] else { return }
             if to == .phone { phone.received(conn, bytes[...], now: now) } else { watch.received(conn, bytes[...], now: now) }
             route(to)
         case .closed(let conn, let to, let g):
-            guard g == generation[to], !downRoles.contains(to) else { return }
+            guard g == generation[to], !downRoles[to] else { return }
             if to == .phone { phone.connectionClosed(conn, now: now) } else { watch.connectionClosed(conn, now: now) }
             route(to)
         }

@@ -67,9 +67,9 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// Set when a node's store failed to commit.
     @exclusivity(unchecked) public internal(set) var fatal: String?
     /// The nodes that are killed and not restarted yet (see `kill(_:)`).
-    public var down: Set<DeviceRole> { Set(DeviceRole.allCases.filter { downRoles.contains($0) }) }
-    /// `down` as two flags: asked several times per event, and a `Set`'s `contains` hashed.
-    @exclusivity(unchecked) var downRoles = RoleSet()
+    public var down: Set<DeviceRole> { Set(DeviceRole.allCases.filter(isDown)) }
+    /// `down` as a flag per role: asked several times per event, and a `Set`'s `contains` hashed.
+    @exclusivity(unchecked) var downRoles = PerRole(both: false)
     /// Called after every entry point of a node (its batch committed, before its frames go
     /// out): lets an observer look at the node's state step by step.
     public var observer: ((DeviceRole) -> Void)?
