@@ -84,45 +84,4 @@ static inline int peerlink_hkdf_sha256(const unsigned char *salt, size_t saltlen
     return ok;
 }
 
-/* A one-entry memo of the X25519 shared secret of two in-process ends, per thread: the
-   simulator runs both nodes of a pair on one thread, and each side of a handshake derives the
-   same secret, DH(a, B) = DH(b, A). Off unless turned on for the thread (only the simulator
-   does). The first end's result is kept under (its own public key A, the peer key B it used);
-   only the other end takes it: the one whose own public key is B and whose peer key is A
-   (and it is cleansed then). Both are then public keys made from private ones (a·G and b·G),
-   so the stored a·(b·G) is the b·(a·G) that end would derive. The same end asking again is
-   not served: two private keys can share a public key and differ on points off the curve. */
-typedef struct { int on, full; unsigned char a[32], b[32], secret[32]; } peerlink_x25519_memo_t;
-static inline peerlink_x25519_memo_t *peerlink_x25519_memo(void) {
-    static _Thread_local peerlink_x25519_memo_t memo;
-    return &memo;
-}
-static inline void peerlink_x25519_memo_set(int on) {
-    peerlink_x25519_memo_t *m = peerlink_x25519_memo();
-    m->on = on;
-    if (!on && m->full) { OPENSSL_cleanse(m, sizeof *m); }
-}
-static inline int peerlink_x25519_memo_is_on(void) { return peerlink_x25519_memo()->on; }
-static inline int peerlink_x25519_memo_is_full(void) { return peerlink_x25519_memo()->full; }
-/* 1 and the secret in `out` when the memo holds the other end's derivation: stored under
-   (theirs, mine); the entry is then cleansed. */
-static inline int peerlink_x25519_memo_take(const unsigned char *mine, const unsigned char *theirs, unsigned char *out) {
-    peerlink_x25519_memo_t *m = peerlink_x25519_memo();
-    if (!m->on || !m->full) return 0;
-    if (CRYPTO_memcmp(m->a, theirs, 32) != 0 || CRYPTO_memcmp(m->b, mine, 32) != 0) return 0;
-    memcpy(out, m->secret, 32);
-    OPENSSL_cleanse(m->a, 32);
-    OPENSSL_cleanse(m->b, 32);
-    OPENSSL_cleanse(m->secret, 32);
-    m->full = 0;
-    return 1;
-}
-static inline void peerlink_x25519_memo_put(const unsigned char *mine, const unsigned char *theirs, const unsigned char *secret) {
-    peerlink_x25519_memo_t *m = peerlink_x25519_memo();
-    if (!m->on) return;
-    memcpy(m->a, mine, 32);
-    memcpy(m->b, theirs, 32);
-    memcpy(m->secret, secret, 32);
-    m->full = 1;
-}
 #endif

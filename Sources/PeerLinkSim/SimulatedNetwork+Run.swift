@@ -88,8 +88,9 @@ extension SimulatedNetwork {
             link = SimLink(id: id)
             lastArrival = PerRole(both: now)
             note("\(now) connect \(id)")
-            phone.connectionOpened(id, isInitiator: false, ephemeralKey: ephemeralKey(), now: now)
-            watch.connectionOpened(id, isInitiator: true, ephemeralKey: ephemeralKey(), now: now)
+            let keys = ephemeralKeyPair()
+            phone.connectionOpened(id, isInitiator: false, ephemeralKey: keys.phone, now: now)
+            watch.connectionOpened(id, isInitiator: true, ephemeralKey: keys.watch, now: now)
             route(.phone)
             route(.watch)
         case .bytes(let conn, let to, let g, let bytes):

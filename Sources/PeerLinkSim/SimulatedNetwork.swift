@@ -99,12 +99,12 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     @exclusivity(unchecked) var labeler = FrameLabeler()
     /// Per node (phone, watch): its deadlines as of its last entry point (see `deadline`).
     @exclusivity(unchecked) var deadlines: [(all: EpochMs?, work: EpochMs?)?] = [nil, nil]
+    /// The pairs of `X25519.SimulatorKeys` this network's connections used (`ephemeralKeyPair`).
+    @exclusivity(unchecked) var usedKeyPairs = Set<Int>()
 
     /// Builds both nodes over empty stores at `startMs`.
     public init(seed: UInt64, startMs: EpochMs, phone phoneSetup: NodeSetup<Phone>, watch watchSetup: NodeSetup<Watch>) throws {
         self.now = startMs
-        // Both nodes run on this thread: each handshake's `ee` is derived once, not twice.
-        X25519.pairsShareSecrets = true
         self.phoneSetup = phoneSetup
         self.watchSetup = watchSetup
         rng = SplitMix64(seed: seed)
@@ -234,6 +234,22 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// for a connection (the process shell's come from the system's secure generator).
     func ephemeralKey() -> [UInt8] {
         (0..<4).flatMap { _ -> [UInt8] in let v = rng.next(); return (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+    }
+
+    /// The ephemeral private keys of a new connection between the nodes: a pair of the
+    /// simulator's pool (`X25519.SimulatorKeys`, whose public keys and secrets are computed
+    /// once per process), chosen by the seeded generator and never one this network used
+    /// before, so no two of its connections share transport keys. The generator gives the same
+    /// eight draws as two `ephemeralKey()` calls, so everything drawn after is as it was. Once
+    /// every pair was used (256 connections), the keys are the draws themselves.
+    func ephemeralKeyPair() -> (phone: [UInt8], watch: [UInt8]) {
+        let phone = ephemeralKey(), watch = ephemeralKey()
+        let pairs = X25519.SimulatorKeys.pairs
+        guard usedKeyPairs.count < pairs else { return (phone, watch) }
+        var p = (Int(phone[0]) | Int(phone[1]) << 8) % pairs
+        while usedKeyPairs.contains(p) { p = (p + 1) % pairs }
+        usedKeyPairs.insert(p)
+        return X25519.SimulatorKeys.pair(p)
     }
 }
 

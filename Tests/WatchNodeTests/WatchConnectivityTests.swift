@@ -149,17 +149,3 @@ import Testing
         #expect(net.watchValue("context settings stepGoal")?.intValue == 13_000, "receivedApplicationContext is durable")
     }
 }
-
-/// The simulated network turns `X25519.pairsShareSecrets` on for the thread it is built on:
-/// its handshake's second end takes the secret, and none is left waiting.
-@Suite struct SimulatedNetworkSharesHandshakeSecretsTests {
-    @Test func theNetworkTurnsTheMemoOnAndItsHandshakeLeavesNoSecretWaiting() throws {
-        let was = X25519.pairsShareSecrets
-        X25519.pairsShareSecrets = false
-        defer { X25519.pairsShareSecrets = was }
-        let net = try makeWatchNetwork(seed: 31)
-        #expect(X25519.pairsShareSecrets)
-        #expect(net.watch.isConnected && net.phone.isConnected)
-        #expect(!X25519.sharedSecretWaiting, "the second end took the ee secret")
-    }
-}

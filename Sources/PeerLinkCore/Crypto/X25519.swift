@@ -44,25 +44,6 @@ public enum X25519 {
 }
 
 extension X25519 {
-    /// Whether the two ends of a pair living on this thread share the Diffie-Hellman secret
-    /// they both derive (`DH(a, B) = DH(b, A)`): off by default; the simulator, which runs a
-    /// phone and a watch on one thread, turns it on, and each handshake then derives its `ee`
-    /// once instead of twice. A one-entry memo in the shim (`peerlink_x25519_memo_*`): the
-    /// first end's secret is kept under (its public key, its peer's) until the other end, whose
-    /// own public key is that peer key and whose peer key is the first end's, takes it. Both
-    /// keys are then made from private keys, so `a·(b·G)` is the `b·(a·G)` OpenSSL would derive
-    /// for the second end: the same bytes. The first end asking again derives again. Node
-    /// processes never turn it on (nothing derived from a secret outlives its handshake there).
-    public static var pairsShareSecrets: Bool {
-        get { peerlink_x25519_memo_is_on() != 0 }
-        set { peerlink_x25519_memo_set(newValue ? 1 : 0) }
-    }
-
-    /// Whether this thread's memo holds a secret no second end has taken yet (for tests).
-    static var sharedSecretWaiting: Bool { peerlink_x25519_memo_is_full() != 0 }
-}
-
-extension X25519 {
     /// One private key as an OpenSSL key object, made once: OpenSSL derives the public key
     /// when the object is made, so a side that needs both its public key and a shared secret
     /// pays for the derivation once (the static functions above make the object each time).
@@ -72,8 +53,18 @@ extension X25519 {
         public let bytes: [UInt8]
         public let publicKey: [UInt8]
         private let key: OpaquePointer
+        /// Its place in `SimulatorKeys`, for a key of the simulator's pool.
+        let poolIndex: Int?
 
-        public init(_ bytes: [UInt8]) {
+        public convenience init(_ bytes: [UInt8]) { self.init(bytes, poolIndex: nil) }
+
+        /// The key with these private bytes for one handshake: the simulator's pooled key
+        /// object when they are one of its keys (made once per process), else a new one.
+        public static func ephemeral(_ bytes: [UInt8]) -> PrivateKey {
+            SimulatorKeys.key(bytes) ?? PrivateKey(bytes)
+        }
+
+        init(_ bytes: [UInt8], poolIndex: Int?) {
             precondition(bytes.count == keyBytes, "an X25519 private key is \(keyBytes) bytes")
             guard let k = bytes.withUnsafeBufferPointer({ EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, nil, $0.baseAddress, keyBytes) }) else {
                 fatalError("EVP_PKEY_new_raw_private_key(X25519) failed")
@@ -84,23 +75,20 @@ extension X25519 {
             self.bytes = bytes
             self.publicKey = out
             self.key = k
+            self.poolIndex = poolIndex
         }
 
         deinit { EVP_PKEY_free(key) }
 
-        /// The shared secret with the peer's `publicKey`; nil when it is not usable.
-        /// With `X25519.pairsShareSecrets` on for this thread, the secret the other end
-        /// derived a moment ago is taken instead of derived again (the same bytes).
+        /// The shared secret with the peer's `publicKey`; nil when it is not usable. For a key
+        /// of the simulator's pool and a peer key of the pool, the secret derived once in this
+        /// process (`SimulatorKeys`: the same inputs, so the same bytes).
         public func sharedSecret(with publicKey: [UInt8]) -> [UInt8]? {
             guard publicKey.count == keyBytes else { return nil }
-            let memo = peerlink_x25519_memo_is_on() != 0
-            if memo {
-                var out = [UInt8](repeating: 0, count: keyBytes)
-                if peerlink_x25519_memo_take(self.publicKey, publicKey, &out) == 1 { return out }
+            if let i = poolIndex, let j = SimulatorKeys.index(ofPublicKey: publicKey) {
+                return SimulatorKeys.secret(i, j) { derive(with: publicKey) }
             }
-            guard let out = derive(with: publicKey) else { return nil }
-            if memo { peerlink_x25519_memo_put(self.publicKey, publicKey, out) }
-            return out
+            return derive(with: publicKey)
         }
 
         private func derive(with publicKey: [UInt8]) -> [UInt8]? {

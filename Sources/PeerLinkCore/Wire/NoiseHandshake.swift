@@ -81,7 +81,7 @@ public struct NoiseHandshake: Sendable, Equatable {
     /// Initiator: writes the first message.
     public mutating func writeFirstMessage(payload: [UInt8] = []) throws(Failure) -> [UInt8] {
         guard isInitiator, messagesDone == 0 else { throw .outOfOrder }
-        ephemeral = X25519.PrivateKey(ephemeralPrivate)
+        ephemeral = X25519.PrivateKey.ephemeral(ephemeralPrivate)
         symmetric.mixKeyAndHash(psk)            // psk
         symmetric.mixHash(ephemeralPublic)      // e
         symmetric.mixKey(ephemeralPublic)       //   (psk mode: MixKey(e.public_key) too)
@@ -108,7 +108,7 @@ public struct NoiseHandshake: Sendable, Equatable {
     /// Responder: writes the second message; the handshake is complete.
     public mutating func writeSecondMessage(payload: [UInt8] = []) throws(Failure) -> (message: [UInt8], keys: TransportKeys) {
         guard !isInitiator, messagesDone == 1, let re = remoteEphemeral else { throw .outOfOrder }
-        let e = X25519.PrivateKey(ephemeralPrivate)
+        let e = X25519.PrivateKey.ephemeral(ephemeralPrivate)
         ephemeral = e
         symmetric.mixHash(e.publicKey)          // e
         symmetric.mixKey(e.publicKey)
