@@ -239,14 +239,16 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// The ephemeral private keys of a new connection between the nodes: a pair of the
     /// simulator's pool (`X25519.SimulatorKeys`, whose public keys and secrets are computed
     /// once per process), chosen by the seeded generator and never one this network used
-    /// before, so no two of its connections share transport keys. The generator gives the same
-    /// eight draws as two `ephemeralKey()` calls, so everything drawn after is as it was. Once
-    /// every pair was used (256 connections), the keys are the draws themselves.
+    /// before. Each pair has its own phone key and its own watch key, so no key repeats on
+    /// either side: no two connections share transport keys, and an earlier connection's
+    /// handshake replayed on a later one is refused. The generator gives the same eight draws
+    /// as two `ephemeralKey()` calls, so everything drawn after is as it was. Once every pair
+    /// was used (64 connections), the keys are the draws themselves.
     func ephemeralKeyPair() -> (phone: [UInt8], watch: [UInt8]) {
         let phone = ephemeralKey(), watch = ephemeralKey()
         let pairs = X25519.SimulatorKeys.pairs
         guard usedKeyPairs.count < pairs else { return (phone, watch) }
-        var p = (Int(phone[0]) | Int(phone[1]) << 8) % pairs
+        var p = Int(phone[0]) % pairs
         while usedKeyPairs.contains(p) { p = (p + 1) % pairs }
         usedKeyPairs.insert(p)
         return X25519.SimulatorKeys.pair(p)

@@ -11,7 +11,7 @@ import Testing
     static let bob = bytesFromHex("5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb")!
     static let shared = "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742"
 
-    @Test(arguments: [0, 1, 17, 128, 255])
+    @Test(arguments: [0, 1, 17, 63])
     func aPairsKeysAreOpenSSLsKeysForTheirBytes(pair: Int) {
         let (phone, watch) = X25519.SimulatorKeys.pair(pair)
         #expect(phone != watch)
@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [0, 5, 77, 200, 255])
+    @Test(arguments: [0, 5, 33, 63])
     func aKeptSecretIsTheSecretOpenSSLDerivesFirstTimeAndAfter(pair: Int) {
         let (phone, watch) = X25519.SimulatorKeys.pair(pair)
         let p = X25519.PrivateKey.ephemeral(phone), w = X25519.PrivateKey.ephemeral(watch)
@@ -34,7 +34,7 @@ import Testing
             #expect(w.sharedSecret(with: p.publicKey) == fresh, "DH(a, B) = DH(b, A)")
         }
         let i = p.poolIndex!, j = w.poolIndex!
-        #expect(X25519.SimulatorKeys.secrets.withLock { $0[i * 2 * X25519.SimulatorKeys.perSide + j] } == fresh)
+        #expect(X25519.SimulatorKeys.secrets.withLock { $0[X25519.SimulatorKeys.slot(i, j)] } == fresh)
     }
 
     @Test func keysOutsideThePoolAreMadeAndDerivedAsEver() {
@@ -43,10 +43,9 @@ import Testing
         #expect(a.poolIndex == nil && b.poolIndex == nil)
         #expect(a.sharedSecret(with: b.publicKey).map(hexString) == Self.shared)
         #expect(b.sharedSecret(with: a.publicKey).map(hexString) == Self.shared)
-        // A pool key with a peer key outside the pool derives, and keeps nothing for it.
+        // A pool key with a peer key outside the pool derives what OpenSSL derives.
         let pool = X25519.PrivateKey.ephemeral(X25519.SimulatorKeys.pair(3).phone)
         #expect(pool.sharedSecret(with: b.publicKey) == X25519.sharedSecret(privateKey: pool.bytes, publicKey: b.publicKey))
-        #expect(X25519.SimulatorKeys.index(ofPublicKey: b.publicKey) == nil)
     }
 
     @Test func aPoolKeyRefusesAPublicKeyOfTheWrongLength() {
@@ -54,11 +53,8 @@ import Testing
         #expect(key.sharedSecret(with: [1, 2, 3]) == nil)
     }
 
-    @Test func theHalvesAreThePhonesAndTheWatchs() {
+    @Test func everyKeyOfThePoolIsItsOwn() {
         let keys = (0..<X25519.SimulatorKeys.pairs).map(X25519.SimulatorKeys.pair)
-        #expect(Set(keys.map(\.phone)).count == X25519.SimulatorKeys.perSide)
-        #expect(Set(keys.map(\.watch)).count == X25519.SimulatorKeys.perSide)
-        #expect(Set(keys.map(\.phone)).isDisjoint(with: Set(keys.map(\.watch))))
-        #expect(Set(keys.map { $0.phone + $0.watch }).count == X25519.SimulatorKeys.pairs, "every pair is its own")
+        #expect(Set(keys.map(\.phone) + keys.map(\.watch)).count == 2 * X25519.SimulatorKeys.pairs)
     }
 }

@@ -1,44 +1,55 @@
 import Synchronization
 
 extension X25519 {
-    /// The simulator's ephemeral keys: 32 fixed private keys, 16 for the phone's side of a
-    /// connection (0..<16) and 16 for the watch's (16..<32). Each key's public half, and each
-    /// Diffie-Hellman secret of a pool key with a pool key's public half, is computed once per
-    /// process and kept: a sweep opens about 25 connections a seed, and making two ephemeral
-    /// keys and a shared secret each time was a fifth of a seed's time.
+    /// The simulator's ephemeral keys: `pairs` fixed pairs, pair `p` being phone key `p` and
+    /// watch key `pairs + p`. Each key object (its public half computed by OpenSSL), and each
+    /// Diffie-Hellman secret of two pool keys, is made once per process and kept: a sweep
+    /// opens about 25 connections a seed, and making two ephemeral keys and a shared secret
+    /// for each was a fifth of a seed's time.
     ///
-    /// Only the simulator draws from the pool (`SimulatedNetwork`, which also sees that no
-    /// pair of keys repeats within one network, so no two of its connections share transport
-    /// keys). Everything kept is a pure function of its inputs, made by OpenSSL from them: the
-    /// handshake still runs in full, byte for byte as with any other keys. A node process
-    /// draws fresh keys from the system's generator and never touches the pool (the lookups
-    /// below are skipped until the pool was first asked for a key).
-    public enum SimulatorKeys {
-        /// Keys per side; `pair` takes one of each, so 256 pairs.
-        public static let perSide = 16
-        /// The number of distinct (phone key, watch key) pairs.
-        public static var pairs: Int { perSide * perSide }
+    /// Only the simulator draws from the pool (`SimulatedNetwork`), and a network never uses a
+    /// pair twice: no key repeats on either side of its connections, so an earlier
+    /// connection's handshake replayed on a later one is refused as with fresh keys. What is
+    /// kept is what OpenSSL computes from the same inputs. One secret serves both ends of a
+    /// pair: both keys are pool keys, whose public halves OpenSSL made from their private
+    /// ones, so DH(a, b·G) = DH(b, a·G) byte for byte. A node process draws fresh keys from the
+    /// system's generator and never touches the pool (the lookups below are skipped until
+    /// the pool was first asked for a key).
+    package enum SimulatorKeys {
+        /// The number of pairs (a network opening more connections uses drawn keys after).
+        package static let pairs = 64
 
-        /// The private key of a pair's phone side and watch side (`pair` in `0..<pairs`).
-        public static func pair(_ pair: Int) -> (phone: [UInt8], watch: [UInt8]) {
+        /// The private keys of pair `pair` (in `0..<pairs`): the phone's side and the watch's.
+        package static func pair(_ pair: Int) -> (phone: [UInt8], watch: [UInt8]) {
             precondition((0..<pairs).contains(pair), "a pair is in 0..<\(pairs)")
             inUse.store(true, ordering: .relaxed)
-            return (privateKeys[pair / perSide], privateKeys[perSide + pair % perSide])
+            return (privateKeys[pair], privateKeys[pairs + pair])
         }
 
         static let inUse = Atomic<Bool>(false)
 
-        /// The pool's private keys: key `i` is SHA-256 of "PeerLink simulator ephemeral key i".
-        static let privateKeys: [[UInt8]] = (0..<(2 * perSide)).map { i in
-            SHA256.hash(Array("PeerLink simulator ephemeral key \(i)".utf8))
-        }
+        /// The pool's private keys: 32 bytes each from a generator of fixed seed (any 32 bytes
+        /// are an X25519 private key).
+        static let privateKeys: [[UInt8]] = {
+            var rng = SplitMix64(seed: 0x5EED_0F_E93E_3E4A)
+            return (0..<(2 * pairs)).map { _ in
+                var key = [UInt8](repeating: 0, count: keyBytes)
+                for word in 0..<4 {
+                    let v = rng.next()
+                    for b in 0..<8 { key[8 * word + b] = UInt8(truncatingIfNeeded: v >> (8 * b)) }
+                }
+                return key
+            }
+        }()
 
         /// The key objects made so far (each when first used: a run that opens one connection
         /// makes two, as it did before the pool).
-        static let keys = Mutex<[PrivateKey?]>(Array(repeating: nil, count: 2 * perSide))
+        static let keys = Mutex<[PrivateKey?]>(Array(repeating: nil, count: 2 * pairs))
 
-        /// `secrets[i * 2 * perSide + j]`: DH(key i, public key of key j), once derived.
-        static let secrets = Mutex<[[UInt8]?]>(Array(repeating: nil, count: 4 * perSide * perSide))
+        /// The secret of pool keys `i` and `j`, once derived, at `slot(i, j)`.
+        static let secrets = Mutex<[[UInt8]?]>(Array(repeating: nil, count: 4 * pairs * pairs))
+
+        static func slot(_ i: Int, _ j: Int) -> Int { min(i, j) * 2 * pairs + max(i, j) }
 
         /// The pool's key with these private bytes, if the pool is in use and has it.
         static func key(_ bytes: [UInt8]) -> PrivateKey? {
@@ -56,9 +67,9 @@ extension X25519 {
             keys.withLock { $0.firstIndex { $0?.publicKey == publicKey } }
         }
 
-        /// DH(key `i`, public key of key `j`): kept, or derived by `derive` and kept.
+        /// The secret of pool keys `i` and `j`: kept, or derived by `derive` and kept.
         static func secret(_ i: Int, _ j: Int, derive: () -> [UInt8]?) -> [UInt8]? {
-            let slot = i * 2 * perSide + j
+            let slot = slot(i, j)
             if let s = secrets.withLock({ $0[slot] }) { return s }
             guard let s = derive() else { return nil }
             secrets.withLock { $0[slot] = s }

@@ -60,7 +60,7 @@ extension X25519 {
 
         /// The key with these private bytes for one handshake: the simulator's pooled key
         /// object when they are one of its keys (made once per process), else a new one.
-        public static func ephemeral(_ bytes: [UInt8]) -> PrivateKey {
+        package static func ephemeral(_ bytes: [UInt8]) -> PrivateKey {
             SimulatorKeys.key(bytes) ?? PrivateKey(bytes)
         }
 
@@ -82,7 +82,7 @@ extension X25519 {
 
         /// The shared secret with the peer's `publicKey`; nil when it is not usable. For a key
         /// of the simulator's pool and a peer key of the pool, the secret derived once in this
-        /// process (`SimulatorKeys`: the same inputs, so the same bytes).
+        /// process by either of the two (`SimulatorKeys`: the same bytes).
         public func sharedSecret(with publicKey: [UInt8]) -> [UInt8]? {
             guard publicKey.count == keyBytes else { return nil }
             if let i = poolIndex, let j = SimulatorKeys.index(ofPublicKey: publicKey) {
