@@ -17,26 +17,35 @@ enum SimEvent: Sendable {
 
 /// A priority queue of events by (time, insertion order): equal times keep their order.
 struct SimEventQueue: Sendable {
-    private var heap: [(time: EpochMs, seq: UInt64, event: SimEvent)] = []
+    private typealias Entry = (time: EpochMs, seq: UInt64, event: SimEvent)
+    private var heap: [Entry] = []
     private var nextSeq: UInt64 = 0
 
     var isEmpty: Bool { heap.isEmpty }
     var count: Int { heap.count }
     var nextTime: EpochMs? { heap.first?.time }
 
-    private static func less(_ a: (time: EpochMs, seq: UInt64, event: SimEvent), _ b: (time: EpochMs, seq: UInt64, event: SimEvent)) -> Bool {
+    private static func less(_ a: Entry, _ b: Entry) -> Bool {
         a.time != b.time ? a.time < b.time : a.seq < b.seq
+    }
+
+    /// `less` of two entries in place: passing entries by value retained and released each
+    /// one's bytes at every comparison, and swapping through the array did the same.
+    private static func less(_ h: UnsafeMutableBufferPointer<Entry>, _ i: Int, _ j: Int) -> Bool {
+        h[i].time != h[j].time ? h[i].time < h[j].time : h[i].seq < h[j].seq
     }
 
     mutating func push(_ time: EpochMs, _ event: SimEvent) {
         heap.append((time, nextSeq, event))
         nextSeq += 1
-        var i = heap.count - 1
-        while i > 0 {
-            let p = (i - 1) / 2
-            guard Self.less(heap[i], heap[p]) else { break }
-            heap.swapAt(i, p)
-            i = p
+        heap.withUnsafeMutableBufferPointer { h in
+            var i = h.count - 1
+            while i > 0 {
+                let p = (i - 1) / 2
+                guard Self.less(h, i, p) else { break }
+                h.swapAt(i, p)
+                i = p
+            }
         }
     }
 
@@ -44,15 +53,17 @@ struct SimEventQueue: Sendable {
         guard !heap.isEmpty else { return nil }
         heap.swapAt(0, heap.count - 1)
         let top = heap.removeLast()
-        var i = 0
-        while true {
-            let l = 2 * i + 1, r = l + 1
-            var m = i
-            if l < heap.count, Self.less(heap[l], heap[m]) { m = l }
-            if r < heap.count, Self.less(heap[r], heap[m]) { m = r }
-            if m == i { break }
-            heap.swapAt(i, m)
-            i = m
+        heap.withUnsafeMutableBufferPointer { h in
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < h.count, Self.less(h, l, m) { m = l }
+                if r < h.count, Self.less(h, r, m) { m = r }
+                if m == i { break }
+                h.swapAt(i, m)
+                i = m
+            }
         }
         return (top.time, top.event)
     }
