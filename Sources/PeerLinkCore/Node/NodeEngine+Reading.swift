@@ -19,6 +19,11 @@ extension NodeEngine {
         Self.linkStatus(&ctx)
     }
 
+    /// The session's user-info transfers not yet acknowledged, read in place: asked through
+    /// `readContext` from another module, the getter was handed a copy of the whole session
+    /// (the simulator's transfer ledger asks after every entry point).
+    public var outstandingUserInfoCount: Int { Self.outstandingUserInfoCount(&ctx) }
+
     /// Runs `body` on the context in place, to read it: `inout` only so that nothing is copied
     /// (see below). `body` MUST NOT change the context; the simulator's checks use it after
     /// every entry point.
@@ -46,6 +51,8 @@ extension NodeEngine {
         let session = ctx.session.deadlines
         return (earliest(session.all), earliest(session.work))
     }
+
+    static func outstandingUserInfoCount(_ ctx: inout NodeContext) -> Int { ctx.session.outstandingUserInfoCount }
 
     static func linkStatus(_ ctx: inout NodeContext) -> (isConnected: Bool, isHandshaking: Bool, hasOutstanding: Bool) {
         (ctx.session.isConnected, ctx.session.handshakesInProgress > 0,

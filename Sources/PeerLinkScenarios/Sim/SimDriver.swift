@@ -320,7 +320,10 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
     /// Reads the engine's session and replica in place: this runs after every entry point,
     /// and copying the whole context each time was most of its cost.
     private func observe<A: NodeApp>(_ role: DeviceRole, _ engine: NodeEngine<A>, _ n: Network) {
-        let (counters, state) = engine.readContext { (TransferLedger.Counters(&$0, engine: ObjectIdentifier(engine)), NodeInvariants.counters(&$0)) }
+        let outstanding = engine.outstandingUserInfoCount
+        let (counters, state) = engine.readContext {
+            (TransferLedger.Counters(&$0, engine: ObjectIdentifier(engine), outstanding: outstanding), NodeInvariants.counters(&$0))
+        }
         ledger.observe(role, counters: counters, session: { engine.ctx.session }, store: n.store(role), nowMs: n.now)
         invariants.observe(role, state, nowMs: n.now)
     }

@@ -105,13 +105,14 @@ public struct TransferLedger: Sendable {
         var lastComplicationDelivered: UInt64
         var delivered: Int
 
-        /// The counters of the context's session (`inout` only to read it in place).
-        init(_ ctx: inout NodeContext, engine: ObjectIdentifier) {
+        /// The counters of the context's session (`inout` only to read it in place), with its
+        /// engine's `outstandingUserInfoCount`.
+        init(_ ctx: inout NodeContext, engine: ObjectIdentifier, outstanding: Int) {
             self.engine = engine
             incarnation = ctx.session.persistent.incarnation
             peerIncarnation = ctx.session.persistent.peerIncarnation
             nextSeq = ctx.session.persistent.nextSeq
-            outstanding = ctx.session.outstandingUserInfoCount
+            self.outstanding = outstanding
             lastDelivered = ctx.session.persistent.lastDeliveredFromPeer
             lastComplicationDelivered = ctx.session.persistent.lastComplicationDeliveredFromPeer
             delivered = ctx.session.stats.userInfoDelivered
