@@ -233,7 +233,7 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// 32 bytes from the network's seeded generator: a node's Noise ephemeral private key
     /// for a connection (the process shell's come from the system's secure generator).
     func ephemeralKey() -> [UInt8] {
-        (0..<4).flatMap { _ -> [UInt8] in let v = rng.next(); return (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        rng.nextBytes(X25519.keyBytes)
     }
 
     /// The ephemeral private keys of a new connection between the nodes: a pair of the

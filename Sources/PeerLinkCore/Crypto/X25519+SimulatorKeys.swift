@@ -32,14 +32,7 @@ extension X25519 {
         /// are an X25519 private key).
         static let privateKeys: [[UInt8]] = {
             var rng = SplitMix64(seed: 0x5EED_0F_E93E_3E4A)
-            return (0..<(2 * pairs)).map { _ in
-                var key = [UInt8](repeating: 0, count: keyBytes)
-                for word in 0..<4 {
-                    let v = rng.next()
-                    for b in 0..<8 { key[8 * word + b] = UInt8(truncatingIfNeeded: v >> (8 * b)) }
-                }
-                return key
-            }
+            return (0..<(2 * pairs)).map { _ in rng.nextBytes(keyBytes) }
         }()
 
         /// The key objects made so far (each when first used: a run that opens one connection

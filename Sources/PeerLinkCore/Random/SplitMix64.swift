@@ -21,6 +21,18 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
         return range.lowerBound + Int(next() % span)
     }
 
+    /// `count` bytes (a multiple of 8): each draw's eight bytes, least significant first. The
+    /// simulator's pairing secrets and ephemeral keys are made this way.
+    public mutating func nextBytes(_ count: Int) -> [UInt8] {
+        precondition(count % 8 == 0, "nextBytes takes whole draws: a multiple of 8 bytes")
+        var bytes = [UInt8](repeating: 0, count: count)
+        for word in 0..<(count / 8) {
+            let v = next()
+            for b in 0..<8 { bytes[8 * word + b] = UInt8(truncatingIfNeeded: v >> (8 * b)) }
+        }
+        return bytes
+    }
+
     /// True with probability `percent` / 100.
     public mutating func chance(_ percent: Double) -> Bool { percent > 0 && nextUnit() * 100 < percent }
 }

@@ -62,7 +62,7 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
     public func start(_ s: Scenario) throws {
         guard let calendar = LocalCalendar(identifier: s.timeZone) else { throw NodeCallError(message: "unknown time zone \(s.timeZone)") }
         var rng = SplitMix64(seed: s.seed ^ 0x5349_4D2D_4D4F_4445 ^ (options.networkSeed ?? 0) &* 0x9E37_79B9_7F4A_7C15)
-        let secret = (0..<4).flatMap { _ -> [UInt8] in let v = rng.next(); return (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        let secret = rng.nextBytes(32)
         var pc = LinkConfig(role: .phone, pairingSecret: secret)
         var wc = LinkConfig(role: .watch, pairingSecret: secret)
         // As the process shell does on a virtual clock.
