@@ -76,7 +76,8 @@ public enum ReplicaPersistence {
     /// The row value of a record: u8 hasTombstone, [stamp, varint seq], varint fieldCount,
     /// then per field (by name): string name, stamp, varint seq, canonical value.
     public static func encodeEntry(_ e: RecordEntry) -> [UInt8] {
-        var w = ByteWriter(capacity: 64)
+        // Room for a typical record at once (a five-field sample grew 64 → 128 → 256 bytes).
+        var w = ByteWriter(capacity: 256)
         if let t = e.tombstone {
             w.writeByte(1); writeStamp(t.stamp, &w); w.writeVarint(t.seq)
         } else {

@@ -23,6 +23,9 @@ extension ReplicaState {
                 excluded = nil
             }
             for f in s.entry.registers where f.register.seq > baseSeq && f.register.stamp.replica != excluded {
+                // Room for every register at the first one sent: appending five fields one by
+                // one grew the array three times.
+                if fields.isEmpty { fields.reserveCapacity(s.entry.registers.count) }
                 fields.append((name: f.name, value: f.register.value, stamp: f.register.stamp))
             }
             if fields.isEmpty { continue }
