@@ -3,38 +3,54 @@ import PeerLinkCore
 /// The trace line of one carried frame, `"\(now) \(direction) \(kind) \(bytes)B \(fate)"`,
 /// written into one buffer: built by interpolation it cost ~4 k instructions a frame (eight
 /// appends, each growing the string, and two integer descriptions), on every frame of a run.
+/// The parts are copied through one moving pointer (nested functions capturing the buffer and
+/// its index cost an exclusivity check and a closure context on every part).
 enum FrameTraceLine {
     static func make(at now: EpochMs, _ direction: String, _ kind: String, bytes: Int, _ fate: String) -> String {
-        var direction = direction, kind = kind, fate = fate
         let capacity = 20 + 1 + direction.utf8.count + 1 + kind.utf8.count + 1 + 20 + 2 + fate.utf8.count
         return String(unsafeUninitializedCapacity: capacity) { out in
-            var i = 0
-            func put(_ s: inout String) {
-                s.withUTF8 { b in
-                    guard let from = b.baseAddress, !b.isEmpty else { return }
-                    (out.baseAddress! + i).update(from: from, count: b.count)
-                    i += b.count
-                }
-            }
-            func put(_ v: Int64) {
-                if v < 0 { out[i] = UInt8(ascii: "-"); i += 1 }
-                var m = v.magnitude
-                let first = i
-                repeat {
-                    out[i] = UInt8(ascii: "0") + UInt8(m % 10)
-                    i += 1
-                    m /= 10
-                } while m > 0
-                var (a, b) = (first, i - 1)
-                while a < b { out.swapAt(a, b); a += 1; b -= 1 }
-            }
-            func space() { out[i] = UInt8(ascii: " "); i += 1 }
-            put(now); space()
-            put(&direction); space()
-            put(&kind); space()
-            put(Int64(bytes)); out[i] = UInt8(ascii: "B"); i += 1; space()
-            put(&fate)
-            return i
+            let start = out.baseAddress!
+            var p = put(now, start)
+            p.pointee = UInt8(ascii: " ")
+            p = put(direction, p + 1)
+            p.pointee = UInt8(ascii: " ")
+            p = put(kind, p + 1)
+            p.pointee = UInt8(ascii: " ")
+            p = put(Int64(bytes), p + 1)
+            p[0] = UInt8(ascii: "B")
+            p[1] = UInt8(ascii: " ")
+            p = put(fate, p + 2)
+            return p - start
         }
+    }
+
+    /// Copies `s`'s UTF-8 to `p`; returns the end.
+    @inline(__always)
+    private static func put(_ s: String, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        if let end = s.utf8.withContiguousStorageIfAvailable({ b -> UnsafeMutablePointer<UInt8> in
+            if let from = b.baseAddress { p.update(from: from, count: b.count) }
+            return p + b.count
+        }) { return end }
+        var q = p
+        for byte in s.utf8 { q.pointee = byte; q += 1 }
+        return q
+    }
+
+    /// Writes `v` in decimal at `p`; returns the end.
+    @inline(__always)
+    private static func put(_ v: Int64, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var q = p
+        if v < 0 { q.pointee = UInt8(ascii: "-"); q += 1 }
+        var m = v.magnitude
+        var digits = 1
+        var t = m
+        while t >= 10 { t /= 10; digits += 1 }
+        var i = digits
+        repeat {
+            i -= 1
+            q[i] = UInt8(ascii: "0") + UInt8(m % 10)
+            m /= 10
+        } while i > 0
+        return q + digits
     }
 }

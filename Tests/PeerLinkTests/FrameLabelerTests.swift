@@ -22,6 +22,20 @@ struct FrameLabelerTests {
         }
     }
 
+    /// The numbered labels are written byte by byte: they equal the interpolated ones for
+    /// every digit count, the extremes and a kind that is not ASCII.
+    @Test func numberedLabelsAreTheInterpolatedOnes() {
+        let numbers: [UInt64] = [0, 9, 10, 99, 100, 262_144, 1 << 32, UInt64.max - 1, .max]
+        for kind in ["message", "messageReply", "fileChunk", "", "ü→ß"] {
+            for n in numbers {
+                #expect(FrameLabeler.numbered(kind, "m", n) == "\(kind) m\(n)")
+                for offset in numbers {
+                    #expect(FrameLabeler.numbered(kind, "f", n, at: offset) == "\(kind) f\(n)@\(offset)")
+                }
+            }
+        }
+    }
+
     @Test func aRelayNamesOnlyTheRecordType() {
         #expect(FrameLabeler.label(record: RecordEncoder.encode(.sealed, [1, 2, 3])) == "sealed")
         #expect(FrameLabeler.label(record: RecordEncoder.encode(.hello, [1])) == "hello")

@@ -44,16 +44,56 @@ public struct FrameLabeler: Sendable {
         let kind = s.kind.description
         guard let first = s.first else { return (kind, false) }
         switch s.kind {
-        case .userInfo: return ("\(kind) u\(first)", true)
-        case .userInfoCancel, .userInfoCancelReply: return ("\(kind) u\(first)", false)
-        case .context: return ("\(kind) v\(first)", true)
-        case .fileOffer, .fileEnd: return ("\(kind) f\(first)", true)
+        case .userInfo: return (numbered(kind, "u", first), true)
+        case .userInfoCancel, .userInfoCancelReply: return (numbered(kind, "u", first), false)
+        case .context: return (numbered(kind, "v", first), true)
+        case .fileOffer, .fileEnd: return (numbered(kind, "f", first), true)
         case .fileChunk:
             guard let offset = s.second else { return (kind, false) }
-            return ("\(kind) f\(first)@\(offset)", true)
-        case .message, .messageReply, .messageError: return ("\(kind) m\(first)", false)
+            return (numbered(kind, "f", first, at: offset), true)
+        case .message, .messageReply, .messageError: return (numbered(kind, "m", first), false)
         default: return (kind, false)
         }
+    }
+
+    /// `"\(kind) \(tag)\(number)"`, or `"\(kind) \(tag)\(number)@\(offset)"`, written into a
+    /// string of exactly its length (a label of up to 15 bytes is then stored inline): built by
+    /// interpolation it was most of labelling a frame, on every frame a traced run carries.
+    static func numbered(_ kind: String, _ tag: Unicode.Scalar, _ number: UInt64, at offset: UInt64? = nil) -> String {
+        var kind = kind
+        return kind.withUTF8 { k in
+            let length = k.count + 2 + digitCount(number) + (offset.map { 1 + digitCount($0) } ?? 0)
+            return String(unsafeUninitializedCapacity: length) { out in
+                var p = out.baseAddress!
+                if let from = k.baseAddress { p.update(from: from, count: k.count) }
+                p += k.count
+                p[0] = UInt8(ascii: " ")
+                p[1] = UInt8(ascii: tag)
+                p = writeDecimal(number, p + 2)
+                if let offset {
+                    p.pointee = UInt8(ascii: "@")
+                    p = writeDecimal(offset, p + 1)
+                }
+                return p - out.baseAddress!
+            }
+        }
+    }
+
+    private static func digitCount(_ n: UInt64) -> Int {
+        var d = 1, t = n
+        while t >= 10 { t /= 10; d += 1 }
+        return d
+    }
+
+    private static func writeDecimal(_ n: UInt64, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let d = digitCount(n)
+        var m = n, i = d
+        repeat {
+            i -= 1
+            p[i] = UInt8(ascii: "0") + UInt8(m % 10)
+            m /= 10
+        } while i > 0
+        return p + d
     }
 
     /// The label of a frame being sent in `direction`, with ` retry` when that transfer frame
