@@ -21,21 +21,27 @@ extension ReplicaState {
         for i in slots.indices where slots[i].isUsed && slots[i].entry.isLive { live.append(i) }
         slots.withUnsafeBufferPointer { b in live.sort { b[$0].key < b[$1].key } }
         w.writeVarint(UInt64(live.count))
-        for i in live {
-            let s = slots[i]
-            w.writeString(s.key.collection)
-            w.writeString(s.key.id)
-            w.writeVarint(UInt64(s.entry.registers.count))
-            for f in s.entry.registers {
-                w.writeString(f.name)
-                w.writeSignedVarint(f.register.stamp.wallMs)
-                w.writeVarint(UInt64(f.register.stamp.counter))
-                w.writeVarint(UInt64(f.register.stamp.replica))
-                CanonicalEncoding.encode(f.register.value, into: &w)
-            }
-            if w.count > 1 << 16 {
-                w.withUnsafeBytes { h.update($0) }
-                w = ByteWriter(capacity: 4096)
+        // Slots and registers read in place too (a copy of each retained and released its
+        // strings and values).
+        slots.withUnsafeBufferPointer { slots in
+            for i in live {
+                w.writeString(slots[i].key.collection)
+                w.writeString(slots[i].key.id)
+                slots[i].entry.registers.withUnsafeBufferPointer { registers in
+                    w.writeVarint(UInt64(registers.count))
+                    for f in registers.indices {
+                        w.writeString(registers[f].name)
+                        let stamp = registers[f].register.stamp
+                        w.writeSignedVarint(stamp.wallMs)
+                        w.writeVarint(UInt64(stamp.counter))
+                        w.writeVarint(UInt64(stamp.replica))
+                        CanonicalEncoding.encode(registers[f].register.value, into: &w)
+                    }
+                }
+                if w.count > 1 << 16 {
+                    w.withUnsafeBytes { h.update($0) }
+                    w = ByteWriter(capacity: 4096)
+                }
             }
         }
         w.withUnsafeBytes { h.update($0) }
