@@ -19,7 +19,8 @@ public struct FileReceiveState: Sendable, Equatable {
 /// is written beyond its committed bytes. The session delivers a verified file (through the
 /// inbox) and commits the meta row before an answer that depends on it leaves.
 struct FileReceiveChannel: Sendable {
-    let config: LinkConfig
+    private let sharedConfig: SharedLinkConfig
+    var config: LinkConfig { sharedConfig.value }
     /// Bytes of the incoming file written so far (≥ its committed bytes).
     private(set) var writtenBytes: Int64 = 0
     /// The gap offset a `fileResume` was last sent for (one request per gap).
@@ -28,7 +29,7 @@ struct FileReceiveChannel: Sendable {
     private(set) var progressReportedAt: Int64 = 0
 
     init(config: LinkConfig, state: FileReceiveState) {
-        self.config = config
+        sharedConfig = SharedLinkConfig(config)
         writtenBytes = state.incoming?.committedBytes ?? 0
     }
 

@@ -28,14 +28,15 @@ struct FileSendState: Sendable, Equatable {
 /// what it sent of the head file on the current link. The session keeps the liveness
 /// bookkeeping and the retransmission clock, and pumps again after each change.
 struct FileSendChannel: Sendable {
-    let config: LinkConfig
+    private let sharedConfig: SharedLinkConfig
+    var config: LinkConfig { sharedConfig.value }
     /// The head file as sent on this link (nil: nothing of it sent on this link).
     var head: FileSendState?
     /// The highest file number whose `fileEnd` went out on this link (from then on the peer
     /// may deliver it).
     var highestEndSent: UInt64 = 0
 
-    init(config: LinkConfig) { self.config = config }
+    init(config: LinkConfig) { sharedConfig = SharedLinkConfig(config) }
 
     var awaitsAck: Bool { head?.awaitsAck ?? false }
 

@@ -12,7 +12,9 @@
 /// pre-shared key); only then does it carry channel frames, sealed by the engine's wire
 /// with the keys the handshake gave (`LinkAction.startSealing`).
 public struct LinkSession: Sendable {
-    public let config: LinkConfig
+    private let sharedConfig: SharedLinkConfig
+    /// The configuration the session was made with (held by reference: `SharedLinkConfig`).
+    public var config: LinkConfig { sharedConfig.value }
     /// What survives restarts: the identity of both stores and each channel's durable slice.
     public internal(set) var persistent: LinkPersistent
     /// Every connection's phase (in the handshake, or the link) and the refusal log.
@@ -42,7 +44,7 @@ public struct LinkSession: Sendable {
     public internal(set) var clockMs: EpochMs = 0
 
     public init(config: LinkConfig, persistent: LinkPersistent, seed: UInt64) {
-        self.config = config
+        sharedConfig = SharedLinkConfig(config)
         var p = persistent
         userInfoChannel = UserInfoChannel(config: config, state: &p.userInfo)
         self.persistent = p

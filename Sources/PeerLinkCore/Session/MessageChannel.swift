@@ -15,7 +15,8 @@
 /// it) starts again at each `linkUp`; the session decides readiness, reachability and whether
 /// the app takes a message, and gives the channel only the connection to use.
 struct MessageChannel: Sendable {
-    let config: LinkConfig
+    private let sharedConfig: SharedLinkConfig
+    var config: LinkConfig { sharedConfig.value }
     /// The id the next message gets (unique within this session's run).
     private(set) var nextMessageID: MessageID = 1
     /// Our messages awaiting a reply or receipt, in id order.
@@ -26,7 +27,7 @@ struct MessageChannel: Sendable {
     private(set) var highestReceived: MessageID = 0
     private(set) var recentIDs: [MessageID] = []
 
-    init(config: LinkConfig) { self.config = config }
+    init(config: LinkConfig) { sharedConfig = SharedLinkConfig(config) }
 
     /// How a message from the peer was taken (`receive`).
     enum Arrival: Equatable {

@@ -5,7 +5,8 @@
 ///
 /// The listener (the phone), and a node without a pairing secret, never schedule anything.
 struct Reconnect: Sendable {
-    let config: LinkConfig
+    private let sharedConfig: SharedLinkConfig
+    var config: LinkConfig { sharedConfig.value }
     private var rng: SplitMix64
     /// Attempts since the backoff last started again: each doubles the wait (up to the cap).
     private(set) var attempt = 0
@@ -14,7 +15,7 @@ struct Reconnect: Sendable {
     private(set) var nextConnectAtMs: EpochMs?
 
     init(config: LinkConfig, seed: UInt64) {
-        self.config = config
+        sharedConfig = SharedLinkConfig(config)
         rng = SplitMix64(seed: seed)
         if isConnector { nextConnectAtMs = 0 }
     }

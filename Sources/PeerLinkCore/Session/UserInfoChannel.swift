@@ -33,7 +33,8 @@ struct UserInfoStreamState: Sendable, Equatable {
 /// scalars is reported to the session (`true` results), which commits the meta row before
 /// the next send.
 struct UserInfoChannel: Sendable {
-    let config: LinkConfig
+    private let sharedConfig: SharedLinkConfig
+    var config: LinkConfig { sharedConfig.value }
     /// Indexed by `UserInfoStream.rawValue`.
     var streams: [UserInfoStreamState]
     /// An acknowledgement is owed for delivered user info (sent at the end of the input).
@@ -44,7 +45,7 @@ struct UserInfoChannel: Sendable {
 
     /// Takes the loaded outbox out of `state` (into the queues) and moves `nextSeq` past it.
     init(config: LinkConfig, state: inout UserInfoState) {
-        self.config = config
+        sharedConfig = SharedLinkConfig(config)
         let items = state.outbox
         streams = UserInfoStream.allCases.map { s in UserInfoStreamState(outbox: OutboxQueue(items.filter { $0.stream == s })) }
         if let maxSeq = items.map(\.seq).max(), maxSeq >= state.nextSeq { state.nextSeq = maxSeq + 1 }
