@@ -29,8 +29,9 @@ extension NodeEngine {
             }
         }
         if wires[id] === box {
-            ctx.session.onFrameProgress(id, startedMs: box.wire.frameStartedMs, bytesExpected: box.wire.frameBytesExpected,
-                                        bufferedBytes: box.wire.decoder.bufferedByteCount + (box.wire.channel?.partialFrameBytes ?? 0), now: now)
+            let progress = box.wire.frameProgress()
+            ctx.session.onFrameProgress(id, startedMs: progress.startedMs, bytesExpected: progress.bytesExpected,
+                                        bufferedBytes: progress.bufferedBytes, now: now)
         }
         ctx.session.endOfInput(now: now)
         finish()

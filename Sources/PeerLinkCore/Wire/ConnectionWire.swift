@@ -114,6 +114,15 @@ public struct ConnectionWire: Sendable {
         }
     }
 
+    /// When the frame under way started, `frameBytesExpected`, and the bytes buffered (records
+    /// not yet whole, and fragments opened): what `LinkSession.onFrameProgress` is told after
+    /// every read. `mutating` only so that it is read in place: the engine holds its wires in
+    /// a class, and reading the three from there copied the whole wire (its buffers and
+    /// keys retained, then released) on every read. Nothing is changed.
+    public mutating func frameProgress() -> (startedMs: EpochMs?, bytesExpected: Int, bufferedBytes: Int) {
+        (frameStartedMs, frameBytesExpected, decoder.bufferedByteCount + (channel?.partialFrameBytes ?? 0))
+    }
+
     /// The bytes of the frame under way that will have arrived once its current record is
     /// in: the fragments already opened, and the current record (its header's length, or a
     /// header's size while the header is not in). 0 between frames.
