@@ -108,6 +108,35 @@ struct NoiseVectorTests {
         #expect(HKDFSHA256.derive(salt: salt, ikm: [], count: 1) == [HMACSHA256.mac(key: HMACSHA256.mac(key: salt, message: []), message: [1])])
     }
 
+    /// One prefix serves every handshake under its key (a session makes it once): handshakes
+    /// started from a prefix made earlier, and used before, write the bytes and derive the keys
+    /// of handshakes made from the key itself.
+    @Test func aPrefixMadeOnceStartsEveryHandshakeAsTheKeyWould() throws {
+        let prefix = NoisePSKPrefix(psk: Self.psk, prologue: Self.prologue, cipher: .chaChaPoly)
+        for round in 0..<3 {
+            let ie = [UInt8](repeating: UInt8(round + 1), count: 32), re = [UInt8](repeating: UInt8(round + 40), count: 32)
+            var fromPrefix = NoiseHandshake(isInitiator: true, prefix: prefix, ephemeralPrivateKey: ie)
+            var fromKey = NoiseHandshake(isInitiator: true, psk: Self.psk, ephemeralPrivateKey: ie, prologue: Self.prologue, cipher: .chaChaPoly)
+            let m1 = try fromPrefix.writeFirstMessage(payload: [7])
+            #expect(m1 == (try fromKey.writeFirstMessage(payload: [7])), "round \(round)")
+            var responder = NoiseHandshake(isInitiator: false, prefix: prefix, ephemeralPrivateKey: re)
+            #expect(try responder.readFirstMessage(m1) == [7])
+            let (m2, responderKeys) = try responder.writeSecondMessage()
+            let a = try fromPrefix.readSecondMessage(m2).keys, b = try fromKey.readSecondMessage(m2).keys
+            #expect(a == b && a.sending == responderKeys.receiving && a.receiving == responderKeys.sending, "round \(round)")
+        }
+    }
+
+    /// The session's prefix is its pairing secret's; a node without a usable secret has none.
+    @Test func theSessionsPrefixIsItsPairingSecrets() {
+        let secret = [UInt8](repeating: 9, count: LinkConfig.pairingSecretBytes)
+        let config = LinkConfig(role: .watch, pairingSecret: secret)
+        #expect(HandshakeMachine.prefix(for: config) == NoisePSKPrefix(psk: secret, prologue: LinkSession.noisePrologue, cipher: config.cipher))
+        #expect(LinkSession(config: config, persistent: LinkPersistent(incarnation: 1), seed: 1).sharedConfig.handshakePrefix == HandshakeMachine.prefix(for: config))
+        #expect(HandshakeMachine.prefix(for: LinkConfig(role: .watch, pairingSecret: nil)) == nil)
+        #expect(HandshakeMachine.prefix(for: LinkConfig(role: .watch, pairingSecret: [1, 2, 3])) == nil)
+    }
+
     /// RFC 5869 test case 3 (empty salt and info): the first 42 bytes of T(1) ‖ T(2).
     @Test func hkdfMatchesRFC5869() {
         let out = HKDFSHA256.derive(salt: [], ikm: [UInt8](repeating: 0x0b, count: 22), count: 2)

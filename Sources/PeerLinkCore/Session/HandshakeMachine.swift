@@ -34,6 +34,22 @@ struct Handshake: Sendable, Equatable {
 /// the link up).
 struct HandshakeMachine: Sendable {
     let config: LinkConfig
+    /// `prefix(for: config)`, made once by the session (nil: made here when needed).
+    var pskPrefix: NoisePSKPrefix? = nil
+
+    /// What this side's handshakes start from: `NoisePSKPrefix` of the pairing secret, nil
+    /// without a usable one (`preSharedKey()` says why).
+    static func prefix(for config: LinkConfig) -> NoisePSKPrefix? {
+        guard let s = config.pairingSecret, s.count == LinkConfig.pairingSecretBytes else { return nil }
+        return NoisePSKPrefix(psk: s, prologue: LinkSession.noisePrologue, cipher: config.cipher)
+    }
+
+    /// The prefix of the pairing secret, or the reason there is none.
+    func handshakePrefix() -> Result<NoisePSKPrefix, LinkRefusal> {
+        preSharedKey().map { psk in
+            pskPrefix ?? NoisePSKPrefix(psk: psk, prologue: LinkSession.noisePrologue, cipher: config.cipher)
+        }
+    }
 
     /// Where a handshake stands after a frame.
     enum Step: Equatable {
@@ -63,10 +79,10 @@ struct HandshakeMachine: Sendable {
             return (Handshake(isInitiator: false, phase: .awaitingHello, noise: nil, ephemeralKey: ephemeralKey, openedMs: now), nil)
         }
         var h = Handshake(isInitiator: true, phase: .awaitingHelloReply, noise: nil, ephemeralKey: [], openedMs: now)
-        switch preSharedKey() {
+        switch handshakePrefix() {
         case .failure(let r): return (h, r.reason)
-        case .success(let psk):
-            var noise = NoiseHandshake(isInitiator: true, psk: psk, ephemeralPrivateKey: ephemeralKey, prologue: LinkSession.noisePrologue, cipher: config.cipher)
+        case .success(let prefix):
+            var noise = NoiseHandshake(isInitiator: true, prefix: prefix, ephemeralPrivateKey: ephemeralKey)
             let message = try! noise.writeFirstMessage()  // the first message of a fresh state cannot fail
             h.noise = noise
             out.send(id, Frame(.hello, message))
@@ -79,12 +95,12 @@ struct HandshakeMachine: Sendable {
         var h = h
         switch (h.phase, frame.kind) {
         case (.awaitingHello, .hello):
-            let psk: [UInt8]
-            switch preSharedKey() {
+            let prefix: NoisePSKPrefix
+            switch handshakePrefix() {
             case .failure(let r): return .refuse(r.reason, tellPeer: true)
-            case .success(let k): psk = k
+            case .success(let p): prefix = p
             }
-            var noise = NoiseHandshake(isInitiator: false, psk: psk, ephemeralPrivateKey: h.ephemeralKey, prologue: LinkSession.noisePrologue, cipher: config.cipher)
+            var noise = NoiseHandshake(isInitiator: false, prefix: prefix, ephemeralPrivateKey: h.ephemeralKey)
             do {
                 _ = try noise.readFirstMessage(frame.body)
             } catch .authenticationFailed {

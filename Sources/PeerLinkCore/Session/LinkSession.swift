@@ -12,7 +12,7 @@
 /// pre-shared key); only then does it carry channel frames, sealed by the engine's wire
 /// with the keys the handshake gave (`LinkAction.startSealing`).
 public struct LinkSession: Sendable {
-    private let sharedConfig: SharedLinkConfig
+    let sharedConfig: SharedLinkConfig
     /// The configuration the session was made with (held by reference: `SharedLinkConfig`).
     public var config: LinkConfig { sharedConfig.value }
     /// What survives restarts: the identity of both stores and each channel's durable slice.
@@ -44,7 +44,7 @@ public struct LinkSession: Sendable {
     public internal(set) var clockMs: EpochMs = 0
 
     public init(config: LinkConfig, persistent: LinkPersistent, seed: UInt64) {
-        sharedConfig = SharedLinkConfig(config)
+        sharedConfig = SharedLinkConfig(config, handshakePrefix: HandshakeMachine.prefix(for: config))
         var p = persistent
         userInfoChannel = UserInfoChannel(config: config, state: &p.userInfo)
         self.persistent = p

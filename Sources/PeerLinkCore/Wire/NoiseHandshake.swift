@@ -51,7 +51,6 @@ public struct NoiseHandshake: Sendable, Equatable {
 
     public let isInitiator: Bool
     var symmetric: NoiseSymmetricState
-    let psk: [UInt8]
     let ephemeralPrivate: [UInt8]
     /// This side's ephemeral key, made once a message needs it (a responder makes it only
     /// after the first message authenticated: a stranger's costs no curve operation).
@@ -65,12 +64,15 @@ public struct NoiseHandshake: Sendable, Equatable {
     /// `Initialize(NNpsk0, initiator, prologue)` with the pre-shared key and this side's
     /// ephemeral private key (32 bytes; its public key is derived here).
     public init(isInitiator: Bool, psk: [UInt8], ephemeralPrivateKey: [UInt8], prologue: [UInt8], cipher: AEADCipher) {
-        precondition(psk.count == 32, "a Noise pre-shared key is 32 bytes")
+        self.init(isInitiator: isInitiator, prefix: NoisePSKPrefix(psk: psk, prologue: prologue, cipher: cipher),
+                  ephemeralPrivateKey: ephemeralPrivateKey)
+    }
+
+    /// The same, from a prefix made earlier under the same key, prologue and cipher.
+    init(isInitiator: Bool, prefix: NoisePSKPrefix, ephemeralPrivateKey: [UInt8]) {
         self.isInitiator = isInitiator
-        self.psk = psk
         ephemeralPrivate = ephemeralPrivateKey
-        symmetric = NoiseSymmetricState(protocolName: Self.protocolName(cipher), cipher: cipher)
-        symmetric.mixHash(prologue)
+        symmetric = prefix.symmetric
     }
 
     /// The size of either message with a payload of `payloadBytes`.
@@ -82,7 +84,7 @@ public struct NoiseHandshake: Sendable, Equatable {
     public mutating func writeFirstMessage(payload: [UInt8] = []) throws(Failure) -> [UInt8] {
         guard isInitiator, messagesDone == 0 else { throw .outOfOrder }
         ephemeral = X25519.PrivateKey.ephemeral(ephemeralPrivate)
-        symmetric.mixKeyAndHash(psk)            // psk
+        // psk: mixed in already (NoisePSKPrefix)
         symmetric.mixHash(ephemeralPublic)      // e
         symmetric.mixKey(ephemeralPublic)       //   (psk mode: MixKey(e.public_key) too)
         messagesDone = 1
@@ -94,7 +96,7 @@ public struct NoiseHandshake: Sendable, Equatable {
         guard !isInitiator, messagesDone == 0 else { throw .outOfOrder }
         guard message.count >= X25519.keyBytes + AEADCipher.tagBytes else { throw .malformed("\(message.count) bytes, at least \(X25519.keyBytes + AEADCipher.tagBytes) expected") }
         let re = Array(message[0..<X25519.keyBytes])
-        symmetric.mixKeyAndHash(psk)
+        // psk: mixed in already (NoisePSKPrefix)
         symmetric.mixHash(re)
         symmetric.mixKey(re)
         guard let payload = symmetric.decryptAndHash(Array(message[X25519.keyBytes...])) else { throw .authenticationFailed }
@@ -134,5 +136,23 @@ public struct NoiseHandshake: Sendable, Equatable {
         messagesDone = 2
         let (i2r, r2i) = symmetric.split()
         return (payload, TransportKeys(cipher: symmetric.cipher, sending: i2r, receiving: r2i, handshakeHash: symmetric.h))
+    }
+}
+
+/// What every handshake under one pre-shared key, prologue and cipher starts from:
+/// `Initialize` (the protocol name hashed, the prologue mixed in) and the first message's
+/// `psk` token (`MixKeyAndHash(psk)`), both before anything of the connection's own. The
+/// session makes it once (`LinkSession`), not at every connection: these steps were about a
+/// fifth of a handshake, and a simulated seed under faults opens some seventy connections.
+/// It holds what the key derives, so it is kept only where the key is.
+struct NoisePSKPrefix: Sendable, Equatable {
+    let symmetric: NoiseSymmetricState
+
+    init(psk: [UInt8], prologue: [UInt8], cipher: AEADCipher) {
+        precondition(psk.count == 32, "a Noise pre-shared key is 32 bytes")
+        var s = NoiseSymmetricState(protocolName: NoiseHandshake.protocolName(cipher), cipher: cipher)
+        s.mixHash(prologue)
+        s.mixKeyAndHash(psk)  // the first message's `psk` token
+        symmetric = s
     }
 }
