@@ -39,18 +39,8 @@ enum FrameTraceLine {
     /// Writes `v` in decimal at `p`; returns the end.
     @inline(__always)
     private static func put(_ v: Int64, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        var q = p
-        if v < 0 { q.pointee = UInt8(ascii: "-"); q += 1 }
-        var m = v.magnitude
-        var digits = 1
-        var t = m
-        while t >= 10 { t /= 10; digits += 1 }
-        var i = digits
-        repeat {
-            i -= 1
-            q[i] = UInt8(ascii: "0") + UInt8(m % 10)
-            m /= 10
-        } while i > 0
-        return q + digits
+        guard v < 0 else { return DecimalDigits.write(v.magnitude, to: p) }
+        p.pointee = UInt8(ascii: "-")
+        return DecimalDigits.write(v.magnitude, to: p + 1)
     }
 }

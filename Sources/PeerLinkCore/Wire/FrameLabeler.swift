@@ -62,38 +62,21 @@ public struct FrameLabeler: Sendable {
     static func numbered(_ kind: String, _ tag: Unicode.Scalar, _ number: UInt64, at offset: UInt64? = nil) -> String {
         var kind = kind
         return kind.withUTF8 { k in
-            let length = k.count + 2 + digitCount(number) + (offset.map { 1 + digitCount($0) } ?? 0)
+            let length = k.count + 2 + DecimalDigits.count(number) + (offset.map { 1 + DecimalDigits.count($0) } ?? 0)
             return String(unsafeUninitializedCapacity: length) { out in
                 var p = out.baseAddress!
                 if let from = k.baseAddress { p.update(from: from, count: k.count) }
                 p += k.count
                 p[0] = UInt8(ascii: " ")
                 p[1] = UInt8(ascii: tag)
-                p = writeDecimal(number, p + 2)
+                p = DecimalDigits.write(number, to: p + 2)
                 if let offset {
                     p.pointee = UInt8(ascii: "@")
-                    p = writeDecimal(offset, p + 1)
+                    p = DecimalDigits.write(offset, to: p + 1)
                 }
                 return p - out.baseAddress!
             }
         }
-    }
-
-    private static func digitCount(_ n: UInt64) -> Int {
-        var d = 1, t = n
-        while t >= 10 { t /= 10; d += 1 }
-        return d
-    }
-
-    private static func writeDecimal(_ n: UInt64, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        let d = digitCount(n)
-        var m = n, i = d
-        repeat {
-            i -= 1
-            p[i] = UInt8(ascii: "0") + UInt8(m % 10)
-            m /= 10
-        } while i > 0
-        return p + d
     }
 
     /// The label of a frame being sent in `direction`, with ` retry` when that transfer frame
