@@ -108,31 +108,48 @@ struct NoiseVectorTests {
         #expect(HKDFSHA256.derive(salt: salt, ikm: [], count: 1) == [HMACSHA256.mac(key: HMACSHA256.mac(key: salt, message: []), message: [1])])
     }
 
-    /// One prefix serves every handshake under its key (a session makes it once): handshakes
-    /// started from a prefix made earlier, and used before, write the bytes and derive the keys
-    /// of handshakes made from the key itself.
-    @Test func aPrefixMadeOnceStartsEveryHandshakeAsTheKeyWould() throws {
-        let prefix = NoisePSKPrefix(psk: Self.psk, prologue: Self.prologue, cipher: .chaChaPoly)
+    /// A prefix, made once and used again and again (a session makes one for all its
+    /// handshakes), starts each handshake as the specification's steps do, written out here
+    /// one by one on a bare symmetric state (`Initialize`, `MixHash(prologue)`, the `psk`
+    /// token's `MixKeyAndHash`, then the `e` token's `MixHash` and `MixKey` and the payload's
+    /// `EncryptAndHash`): the first message and the final keys are the same, for both ciphers.
+    @Test(arguments: AEADCipher.allCases)
+    func aPrefixMadeOnceStartsEveryHandshakeAsTheSpecificationDoes(cipher: AEADCipher) throws {
+        let prefix = NoisePSKPrefix(psk: Self.psk, prologue: Self.prologue, cipher: cipher)
         for round in 0..<3 {
             let ie = [UInt8](repeating: UInt8(round + 1), count: 32), re = [UInt8](repeating: UInt8(round + 40), count: 32)
-            var fromPrefix = NoiseHandshake(isInitiator: true, prefix: prefix, ephemeralPrivateKey: ie)
-            var fromKey = NoiseHandshake(isInitiator: true, psk: Self.psk, ephemeralPrivateKey: ie, prologue: Self.prologue, cipher: .chaChaPoly)
-            let m1 = try fromPrefix.writeFirstMessage(payload: [7])
-            #expect(m1 == (try fromKey.writeFirstMessage(payload: [7])), "round \(round)")
+            var initiator = NoiseHandshake(isInitiator: true, prefix: prefix, ephemeralPrivateKey: ie)
+            let m1 = try initiator.writeFirstMessage(payload: [7])
+
+            var spec = NoiseSymmetricState(protocolName: NoiseHandshake.protocolName(cipher), cipher: cipher)
+            spec.mixHash(Self.prologue)
+            spec.mixKeyAndHash(Self.psk)
+            let ePublic = X25519.PrivateKey(ie).publicKey
+            spec.mixHash(ePublic)
+            spec.mixKey(ePublic)
+            #expect(m1 == ePublic + spec.encryptAndHash([7]), "\(cipher), round \(round)")
+
             var responder = NoiseHandshake(isInitiator: false, prefix: prefix, ephemeralPrivateKey: re)
             #expect(try responder.readFirstMessage(m1) == [7])
             let (m2, responderKeys) = try responder.writeSecondMessage()
-            let a = try fromPrefix.readSecondMessage(m2).keys, b = try fromKey.readSecondMessage(m2).keys
-            #expect(a == b && a.sending == responderKeys.receiving && a.receiving == responderKeys.sending, "round \(round)")
+            let keys = try initiator.readSecondMessage(m2).keys
+            #expect(keys.sending == responderKeys.receiving && keys.receiving == responderKeys.sending, "\(cipher), round \(round)")
         }
     }
 
-    /// The session's prefix is its pairing secret's; a node without a usable secret has none.
-    @Test func theSessionsPrefixIsItsPairingSecrets() {
+    /// The session's prefix is its pairing secret's under its own cipher; a node without a
+    /// usable secret has none.
+    @Test(arguments: AEADCipher.allCases)
+    func theSessionsPrefixIsItsPairingSecrets(cipher: AEADCipher) {
         let secret = [UInt8](repeating: 9, count: LinkConfig.pairingSecretBytes)
-        let config = LinkConfig(role: .watch, pairingSecret: secret)
-        #expect(HandshakeMachine.prefix(for: config) == NoisePSKPrefix(psk: secret, prologue: LinkSession.noisePrologue, cipher: config.cipher))
-        #expect(LinkSession(config: config, persistent: LinkPersistent(incarnation: 1), seed: 1).sharedConfig.handshakePrefix == HandshakeMachine.prefix(for: config))
+        var config = LinkConfig(role: .watch, pairingSecret: secret)
+        config.cipher = cipher
+        let expected = NoisePSKPrefix(psk: secret, prologue: LinkSession.noisePrologue, cipher: cipher)
+        #expect(HandshakeMachine.prefix(for: config) == expected)
+        #expect(LinkSession(config: config, persistent: LinkPersistent(incarnation: 1), seed: 1).sharedConfig.handshakePrefix == expected)
+        for other in AEADCipher.allCases where other != cipher {
+            #expect(NoisePSKPrefix(psk: secret, prologue: LinkSession.noisePrologue, cipher: other) != expected)
+        }
         #expect(HandshakeMachine.prefix(for: LinkConfig(role: .watch, pairingSecret: nil)) == nil)
         #expect(HandshakeMachine.prefix(for: LinkConfig(role: .watch, pairingSecret: [1, 2, 3])) == nil)
     }

@@ -33,9 +33,13 @@ struct Handshake: Sendable, Equatable {
 /// the session's `ConnectionTable`, and the session carries out the outcome (refusing, bringing
 /// the link up).
 struct HandshakeMachine: Sendable {
-    let config: LinkConfig
-    /// `prefix(for: config)`, made once by the session (nil: made here when needed).
-    var pskPrefix: NoisePSKPrefix? = nil
+    /// The session's configuration and its handshake prefix, made together.
+    private let shared: SharedLinkConfig
+    var config: LinkConfig { shared.value }
+
+    init(shared: SharedLinkConfig) { self.shared = shared }
+
+    init(config: LinkConfig) { self.init(shared: SharedLinkConfig(config)) }
 
     /// What this side's handshakes start from: `NoisePSKPrefix` of the pairing secret, nil
     /// without a usable one (`preSharedKey()` says why).
@@ -46,8 +50,10 @@ struct HandshakeMachine: Sendable {
 
     /// The prefix of the pairing secret, or the reason there is none.
     func handshakePrefix() -> Result<NoisePSKPrefix, LinkRefusal> {
+        // The prefix exists whenever the key does (`prefix(for:)` asks what `preSharedKey`
+        // does); made here only if that ever changed.
         preSharedKey().map { psk in
-            pskPrefix ?? NoisePSKPrefix(psk: psk, prologue: LinkSession.noisePrologue, cipher: config.cipher)
+            shared.handshakePrefix ?? NoisePSKPrefix(psk: psk, prologue: LinkSession.noisePrologue, cipher: config.cipher)
         }
     }
 

@@ -44,7 +44,7 @@ extension LinkSession {
         precondition(ephemeralKey.count == X25519.keyBytes, "an ephemeral key is \(X25519.keyBytes) bytes")
         if isInitiator { reconnect.attemptStarted() }
         let mark = out.count
-        let (h, refusal) = HandshakeMachine(config: config, pskPrefix: sharedConfig.handshakePrefix).open(id, isInitiator: isInitiator, ephemeralKey: ephemeralKey, now: now, out: &out.handshake)
+        let (h, refusal) = HandshakeMachine(shared: sharedConfig).open(id, isInitiator: isInitiator, ephemeralKey: ephemeralKey, now: now, out: &out.handshake)
         connections[handshake: id] = h
         noteSends(since: mark)
         if let reason = refusal { return refuse(id, reason, tellPeer: false) }
@@ -56,7 +56,7 @@ extension LinkSession {
     mutating func onHandshakeFrame(_ id: ConnectionID, _ frame: Frame, now: EpochMs) {
         guard let h = connections[handshake: id] else { return }
         let mark = out.count
-        let step = HandshakeMachine(config: config, pskPrefix: sharedConfig.handshakePrefix).onFrame(h, frame, on: id, me: mySessionInfo(), out: &out.handshake)
+        let step = HandshakeMachine(shared: sharedConfig).onFrame(h, frame, on: id, me: mySessionInfo(), out: &out.handshake)
         noteSends(since: mark)
         switch step {
         case .next(let h): connections[handshake: id] = h

@@ -44,13 +44,14 @@ public struct LinkSession: Sendable {
     public internal(set) var clockMs: EpochMs = 0
 
     public init(config: LinkConfig, persistent: LinkPersistent, seed: UInt64) {
-        sharedConfig = SharedLinkConfig(config, handshakePrefix: HandshakeMachine.prefix(for: config))
+        let shared = SharedLinkConfig(config)
+        sharedConfig = shared
         var p = persistent
-        userInfoChannel = UserInfoChannel(config: config, state: &p.userInfo)
+        userInfoChannel = UserInfoChannel(shared: shared, state: &p.userInfo)
         self.persistent = p
-        files = FileChannels(send: FileSendChannel(config: config), receive: FileReceiveChannel(config: config, state: p.fileReceive))
-        reconnect = Reconnect(config: config, seed: seed)
-        messages = MessageChannel(config: config)
+        files = FileChannels(send: FileSendChannel(shared: shared), receive: FileReceiveChannel(shared: shared, state: p.fileReceive))
+        reconnect = Reconnect(shared: shared, seed: seed)
+        messages = MessageChannel(shared: shared)
     }
 
     /// The shell's clock moved (called by the engine at every entry point).

@@ -1,18 +1,19 @@
-/// A `LinkConfig` held by reference. The session and five of its channels each kept the
-/// configuration inline (216 bytes apiece), which was most of the session's 2 KB and so of
-/// every copy of the node's context, and the engine hands the context to the app by value
-/// after every entry point (`NodeEngine.deadlines`). It never changes once made, so holding
-/// it by reference changes nothing else.
+/// A session's `LinkConfig`, held once, by reference, by the session and each of its
+/// channels. They each kept the configuration inline (216 bytes apiece), which was most of
+/// the session's 2 KB and so of every copy of the node's context, and the engine hands the
+/// context to the app by value after every entry point (`NodeEngine.deadlines`). It never
+/// changes once made, so sharing it changes nothing else.
 ///
-/// The session's own also keeps what its handshakes start from (`handshakePrefix`, made once
-/// from the pairing secret); a channel's has none.
+/// It also keeps what the session's handshakes start from (`handshakePrefix`), made from the
+/// same configuration, once: the two cannot disagree.
 final class SharedLinkConfig: Sendable {
     let value: LinkConfig
-    /// `NoisePSKPrefix` of the pairing secret; nil without a usable secret, or in a channel's.
+    /// `NoisePSKPrefix` of the pairing secret (`HandshakeMachine.prefix(for:)`); nil without
+    /// a usable secret.
     let handshakePrefix: NoisePSKPrefix?
 
-    init(_ value: LinkConfig, handshakePrefix: NoisePSKPrefix? = nil) {
+    init(_ value: LinkConfig) {
         self.value = value
-        self.handshakePrefix = handshakePrefix
+        handshakePrefix = HandshakeMachine.prefix(for: value)
     }
 }

@@ -44,8 +44,11 @@ struct UserInfoChannel: Sendable {
     static let sendOrder: [UserInfoStream] = [.complication, .ordinary]
 
     /// Takes the loaded outbox out of `state` (into the queues) and moves `nextSeq` past it.
-    init(config: LinkConfig, state: inout UserInfoState) {
-        sharedConfig = SharedLinkConfig(config)
+    init(config: LinkConfig, state: inout UserInfoState) { self.init(shared: SharedLinkConfig(config), state: &state) }
+
+    /// The same, sharing the session's configuration.
+    init(shared: SharedLinkConfig, state: inout UserInfoState) {
+        sharedConfig = shared
         let items = state.outbox
         streams = UserInfoStream.allCases.map { s in UserInfoStreamState(outbox: OutboxQueue(items.filter { $0.stream == s })) }
         if let maxSeq = items.map(\.seq).max(), maxSeq >= state.nextSeq { state.nextSeq = maxSeq + 1 }
