@@ -41,21 +41,19 @@ struct HandshakeMachine: Sendable {
 
     init(config: LinkConfig) { self.init(shared: SharedLinkConfig(config)) }
 
-    /// What this side's handshakes start from: `NoisePSKPrefix` of the pairing secret, nil
-    /// without a usable one (`preSharedKey()` says why).
-    static func prefix(for config: LinkConfig) -> NoisePSKPrefix? {
-        guard let s = config.pairingSecret, s.count == LinkConfig.pairingSecretBytes else { return nil }
-        return NoisePSKPrefix(psk: s, prologue: LinkSession.noisePrologue, cipher: config.cipher)
+    /// What this side's handshakes start from, `NoisePSKPrefix` of the pairing secret, or the
+    /// reason there is none (no secret, or one of the wrong length). The session makes it
+    /// once, with its configuration (`SharedLinkConfig`).
+    static func handshakeStart(for config: LinkConfig) -> Result<NoisePSKPrefix, LinkRefusal> {
+        guard let s = config.pairingSecret else { return .failure(LinkRefusal("this \(config.role) is not paired")) }
+        guard s.count == LinkConfig.pairingSecretBytes else {
+            return .failure(LinkRefusal("this \(config.role)'s pairing secret is \(s.count) bytes, not \(LinkConfig.pairingSecretBytes): pair again"))
+        }
+        return .success(NoisePSKPrefix(psk: s, prologue: LinkSession.noisePrologue, cipher: config.cipher))
     }
 
-    /// The prefix of the pairing secret, or the reason there is none.
-    func handshakePrefix() -> Result<NoisePSKPrefix, LinkRefusal> {
-        // The prefix exists whenever the key does (`prefix(for:)` asks what `preSharedKey`
-        // does); made here only if that ever changed.
-        preSharedKey().map { psk in
-            shared.handshakePrefix ?? NoisePSKPrefix(psk: psk, prologue: LinkSession.noisePrologue, cipher: config.cipher)
-        }
-    }
+    /// `handshakeStart(for:)`'s prefix; nil without a usable secret.
+    static func prefix(for config: LinkConfig) -> NoisePSKPrefix? { try? handshakeStart(for: config).get() }
 
     /// Where a handshake stands after a frame.
     enum Step: Equatable {
@@ -69,15 +67,6 @@ struct HandshakeMachine: Sendable {
         case refusedByPeer(String)
     }
 
-    /// The pairing secret as a Noise pre-shared key, or the reason there is none.
-    func preSharedKey() -> Result<[UInt8], LinkRefusal> {
-        guard let s = config.pairingSecret else { return .failure(LinkRefusal("this \(config.role) is not paired")) }
-        guard s.count == LinkConfig.pairingSecretBytes else {
-            return .failure(LinkRefusal("this \(config.role)'s pairing secret is \(s.count) bytes, not \(LinkConfig.pairingSecretBytes): pair again"))
-        }
-        return .success(s)
-    }
-
     /// Connection `id` opened: its handshake, and a reason to refuse it at once (the
     /// connector without a usable secret). The connector sends its `hello`.
     func open(_ id: ConnectionID, isInitiator: Bool, ephemeralKey: [UInt8], now: EpochMs, out: inout HandshakeOutput) -> (Handshake, refusal: String?) {
@@ -85,7 +74,7 @@ struct HandshakeMachine: Sendable {
             return (Handshake(isInitiator: false, phase: .awaitingHello, noise: nil, ephemeralKey: ephemeralKey, openedMs: now), nil)
         }
         var h = Handshake(isInitiator: true, phase: .awaitingHelloReply, noise: nil, ephemeralKey: [], openedMs: now)
-        switch handshakePrefix() {
+        switch shared.handshakeStart {
         case .failure(let r): return (h, r.reason)
         case .success(let prefix):
             var noise = NoiseHandshake(isInitiator: true, prefix: prefix, ephemeralPrivateKey: ephemeralKey)
@@ -102,7 +91,7 @@ struct HandshakeMachine: Sendable {
         switch (h.phase, frame.kind) {
         case (.awaitingHello, .hello):
             let prefix: NoisePSKPrefix
-            switch handshakePrefix() {
+            switch shared.handshakeStart {
             case .failure(let r): return .refuse(r.reason, tellPeer: true)
             case .success(let p): prefix = p
             }

@@ -4,16 +4,18 @@
 /// context to the app by value after every entry point (`NodeEngine.deadlines`). It never
 /// changes once made, so sharing it changes nothing else.
 ///
-/// It also keeps what the session's handshakes start from (`handshakePrefix`), made from the
+/// It also keeps what the session's handshakes start from (`handshakeStart`), made from the
 /// same configuration, once: the two cannot disagree.
 final class SharedLinkConfig: Sendable {
     let value: LinkConfig
-    /// `NoisePSKPrefix` of the pairing secret (`HandshakeMachine.prefix(for:)`); nil without
-    /// a usable secret.
-    let handshakePrefix: NoisePSKPrefix?
+    /// `HandshakeMachine.handshakeStart(for: value)`: the pairing secret's prefix, or why
+    /// there is none.
+    let handshakeStart: Result<NoisePSKPrefix, LinkRefusal>
+    /// The prefix alone; nil without a usable secret.
+    var handshakePrefix: NoisePSKPrefix? { try? handshakeStart.get() }
 
     init(_ value: LinkConfig) {
         self.value = value
-        handshakePrefix = HandshakeMachine.prefix(for: value)
+        handshakeStart = HandshakeMachine.handshakeStart(for: value)
     }
 }
