@@ -119,7 +119,7 @@ extension FrameBodies {
         /// promise), without encoding the dictionary again: the header, then the bytes as they are.
         public static func encode(id: MessageID, replyExpected: Bool, canonicalDictionary canonical: [UInt8]) -> [UInt8] {
             let size = CanonicalEncoding.varintSize(id) + 1 + canonical.count
-            return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            return [UInt8](smallUninitializedCapacity: size) { buffer, initialized in
                 var i = ByteWriter.storeVarint(id, at: buffer.baseAddress!)
                 buffer[i] = replyExpected ? 2 : 0
                 i += 1

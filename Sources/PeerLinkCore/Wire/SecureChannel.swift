@@ -87,7 +87,7 @@ public struct SecureChannel: Sendable {
     public mutating func seal(_ kind: FrameKind, body: UnsafeRawBufferPointer) -> [UInt8] {
         let records = Self.recordCount(bodyBytes: body.count)
         let total = Self.sealedSize(bodyBytes: body.count)
-        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+        return [UInt8](smallUninitializedCapacity: total) { out, initialized in
             var at = 0, from = 0
             for r in 0..<records {
                 let n = min(Self.maxFragmentBytes, body.count - from)
@@ -172,14 +172,20 @@ public struct SecureChannel: Sendable {
         let n = body.count - AEADCipher.tagBytes
         let ok: Bool
         if partial.isEmpty {
-            // The usual case, a frame in one record: straight into the frame's own array. A
-            // full record likely starts a frame that spans records (a file chunk): its array
-            // gets room for four fragments at once, so it is not copied as it grows.
+            // The usual case, a frame in one record: into the frame's own array (a small one
+            // by way of the stack: `smallUninitializedCapacity`). A full record likely starts
+            // a frame that spans records (a file chunk): its array gets room for four
+            // fragments at once, so it is not copied as it grows.
             let capacity = n == Self.maxFragmentBytes + 1 ? 4 * Self.maxFragmentBytes + 1 : n
-            var plain = [UInt8](unsafeUninitializedCapacity: capacity) { buf, initialized in
+            var opened = false
+            var plain = [UInt8](smallUninitializedCapacity: capacity) { buf, initialized in
+                opened = body.withUnsafeBytes { c in
+                    opener.open(nonce: counter, ad: UnsafeRawBufferPointer(start: nil, count: 0), ciphertext: c,
+                                into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buf[..<n])))
+                }
                 initialized = n
             }
-            ok = plain.withUnsafeMutableBytes { p in body.withUnsafeBytes { c in opener.open(nonce: counter, ad: UnsafeRawBufferPointer(start: nil, count: 0), ciphertext: c, into: p) } }
+            ok = opened
             guard ok else { throw .authenticationFailed(counter: counter) }
             afterOpening(bodyBytes: body.count)
             let marker = plain.removeLast()

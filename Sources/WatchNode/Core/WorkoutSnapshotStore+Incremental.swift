@@ -67,7 +67,7 @@ struct WorkoutSnapshotEncoder {
             + CanonicalBytes.intSize(nowMs)
         let holes = (energyAt, hrCountAt, hrSumAt, sampleCountAt, savedAtAt, template.count)
         return template.withUnsafeBufferPointer { t in
-            [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            [UInt8](smallUninitializedCapacity: size) { buffer, initialized in
                 let t = t.baseAddress!
                 var out = CanonicalBytes(buffer.baseAddress!)
                 out.raw(t, count: holes.0)
@@ -147,7 +147,7 @@ struct WorkoutSnapshotEncoder {
         let size = Self.keys.count + 4 * header + durations.count + kinds.count + starts.count + values.count
         let k = Self.keyEnds
         return Self.keys.withUnsafeBufferPointer { keys in
-            [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            [UInt8](smallUninitializedCapacity: size) { buffer, initialized in
                 let keys = keys.baseAddress!
                 var out = CanonicalBytes(buffer.baseAddress!)
                 out.raw(keys, count: k.0)
