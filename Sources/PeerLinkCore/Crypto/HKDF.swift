@@ -16,15 +16,17 @@ public enum HKDFSHA256 {
     /// `count` (2 or 3) output blocks of 32 bytes for `ikm` under `salt`.
     public static func derive(salt: [UInt8], ikm: [UInt8], count: Int) -> [[UInt8]] {
         precondition(count >= 1 && count <= 3, "HKDF: 1 to 3 outputs")
-        var out = [UInt8](repeating: 0, count: 32 * count)
-        let ok = salt.withUnsafeBufferPointer { s in
-            ikm.withUnsafeBufferPointer { k in
-                out.withUnsafeMutableBufferPointer { o in
+        // The blocks are written on the stack and copied out (an array made to be written
+        // looks up its storage's type at run time: `smallUninitializedCapacity`).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32 * count) { o in
+            o.initialize(repeating: 0)
+            let ok = salt.withUnsafeBufferPointer { s in
+                ikm.withUnsafeBufferPointer { k in
                     peerlink_hkdf_sha256(s.baseAddress, s.count, k.baseAddress, k.count, Int32(count), o.baseAddress)
                 }
             }
+            guard ok == 1 else { fatalError("HKDF-SHA256 through EVP_MAC failed") }
+            return (0..<count).map { Array(UnsafeBufferPointer(rebasing: o[32 * $0 ..< 32 * ($0 + 1)])) }
         }
-        guard ok == 1 else { fatalError("HKDF-SHA256 through EVP_MAC failed") }
-        return (0..<count).map { Array(out[32 * $0 ..< 32 * ($0 + 1)]) }
     }
 }

@@ -27,10 +27,12 @@ public struct SHA256: ~Copyable {
     }
 
     public consuming func finish() -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: Self.byteCount)
-        var len: UInt32 = 0
-        _ = EVP_DigestFinal_ex(ctx, &out, &len)
-        return out
+        [UInt8](smallUninitializedCapacity: Self.byteCount) { out, initialized in
+            out.initialize(repeating: 0)
+            var len: UInt32 = 0
+            _ = EVP_DigestFinal_ex(ctx, out.baseAddress, &len)
+            initialized = Self.byteCount
+        }
     }
 
     /// The digest of `bytes` in one call.
