@@ -60,6 +60,27 @@ struct SecureChannelTests {
         #expect(p.receiveCounter == UInt64(records.count))
     }
 
+    /// Frames whose sealed records (seal) or opened bodies (open) are just under, at and just
+    /// over `smallUninitializedLimit`, where sealing and opening switch from a buffer on the
+    /// stack to the standard library's array: each crosses intact, and with a bit flipped
+    /// it is refused and nothing of it comes out.
+    @Test(arguments: [999, 1000, 1001, 1002, 1021, 1022, 1023, 1024, 1025])
+    func framesAroundTheStackLimitCrossOrAreRefused(bodyBytes: Int) throws {
+        var (w, p) = try Self.ends()
+        var rng = SplitMix64(seed: UInt64(bodyBytes))
+        let frame = Frame(.message, (0..<bodyBytes).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        let bytes = w.seal(frame)
+        #expect(bytes.count == SecureChannel.sealedSize(bodyBytes: bodyBytes))
+        let rs = try Self.records(bytes)
+        #expect(try Self.open(&p, rs).get() == [frame], "\(bodyBytes) bytes")
+        var (w2, p2) = try Self.ends()
+        var tampered = try Self.records(w2.seal(frame))
+        tampered[0][tampered[0].count / 2] ^= 0x01
+        guard case .failure(.authenticationFailed(counter: 0)) = Self.open(&p2, tampered) else {
+            Issue.record("a tampered record of \(bodyBytes) bytes was opened"); return
+        }
+    }
+
     @Test func nothingOfTheFrameIsPlaintextOnTheWire() throws {
         var (w, _) = try Self.ends()
         let secret = Array("goal: Marathon under 4h, heart rate 142".utf8)

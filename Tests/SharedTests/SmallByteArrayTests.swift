@@ -37,12 +37,13 @@ import PeerLinkCore
         }
     }
 
-    @Test func theBufferHasTheWholeCapacity() {
+    @Test(arguments: [0, 300, Array<UInt8>.smallUninitializedLimit, Array<UInt8>.smallUninitializedLimit + 1])
+    func theBufferHasTheWholeCapacity(capacity: Int) {
         var seen = -1
-        _ = [UInt8](smallUninitializedCapacity: 300) { buffer, initialized in
+        _ = [UInt8](smallUninitializedCapacity: capacity) { buffer, initialized in
             seen = buffer.count
             initialized = 0
         }
-        #expect(seen == 300)
+        #expect(seen == capacity)
     }
 }

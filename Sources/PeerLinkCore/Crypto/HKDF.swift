@@ -13,7 +13,7 @@ import COpenSSL
 /// thread, keyed with temp_key once and restarted under it for each further output, then
 /// scrubbed); nothing here is a hand-made primitive.
 public enum HKDFSHA256 {
-    /// `count` (2 or 3) output blocks of 32 bytes for `ikm` under `salt`.
+    /// `count` (1 to 3) output blocks of 32 bytes for `ikm` under `salt`.
     public static func derive(salt: [UInt8], ikm: [UInt8], count: Int) -> [[UInt8]] {
         precondition(count >= 1 && count <= 3, "HKDF: 1 to 3 outputs")
         // The blocks are written on the stack and copied out (an array made to be written
@@ -26,6 +26,7 @@ public enum HKDFSHA256 {
                 }
             }
             guard ok == 1 else { fatalError("HKDF-SHA256 through EVP_MAC failed") }
+            defer { OPENSSL_cleanse(o.baseAddress, o.count) }  // keys: none left on the stack
             return (0..<count).map { Array(UnsafeBufferPointer(rebasing: o[32 * $0 ..< 32 * ($0 + 1)])) }
         }
     }

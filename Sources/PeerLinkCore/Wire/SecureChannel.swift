@@ -183,7 +183,7 @@ public struct SecureChannel: Sendable {
                     opener.open(nonce: counter, ad: UnsafeRawBufferPointer(start: nil, count: 0), ciphertext: c,
                                 into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buf[..<n])))
                 }
-                initialized = n
+                initialized = opened ? n : 0
             }
             ok = opened
             guard ok else { throw .authenticationFailed(counter: counter) }

@@ -82,7 +82,7 @@ struct WorkoutSnapshotEncoder {
                 out.int(nowMs)
                 out.raw(t + holes.4, count: holes.5 - holes.4)
                 initialized = out.written(from: buffer.baseAddress!)
-                assert(initialized == size, "head size")
+                precondition(initialized == size, "head size")
             }
         }
     }
@@ -163,7 +163,7 @@ struct WorkoutSnapshotEncoder {
                 out.arrayHeader(count: n)
                 out.bytes(values)
                 initialized = out.written(from: buffer.baseAddress!)
-                assert(initialized == size, "chunk size")
+                precondition(initialized == size, "chunk size")
             }
         }
     }
