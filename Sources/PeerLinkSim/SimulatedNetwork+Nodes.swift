@@ -140,6 +140,6 @@ extension SimulatedNetwork {
     }
 
     func note(_ line: @autoclosure () -> String) {
-        if recordsTrace { trace.append(line()) }
+        if recordsTrace { traceLines.append(line()) }
     }
 }

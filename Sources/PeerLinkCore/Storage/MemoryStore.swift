@@ -24,7 +24,7 @@ public final class MemoryStore: KeyValueStore, @unchecked Sendable {
     /// The latest batch committed (for tests).
     @exclusivity(unchecked) public private(set) var lastCommittedBatch = WriteBatch()
     /// How many of the latest commits `rollBack(commits:)` can undo (0: no journal is kept).
-    public var undoJournalLimit = 0 {
+    @exclusivity(unchecked) public var undoJournalLimit = 0 {
         didSet { trimJournal() }
     }
     /// Per commit, newest last: what each touched row held before it (nil: absent), in order.

@@ -5,28 +5,32 @@ import PeerLinkSim
 /// commands, checks expectations, and reports.
 public final class ScenarioRunner {
     let driver: ScenarioDriver
-    public var convergeWithinMs: Int64 = 120_000
-    public var keepState = false
+    // A runner runs on its caller's thread, and nothing it calls holds a reference to it (the
+    // driver, the recorder and the workload are given what they need, never the runner), so
+    // no two accesses to these variables overlap: they skip Swift's run-time exclusivity
+    // check, as the driver's, the network's and the engine's do (docs/BENCHMARKS.md).
+    @exclusivity(unchecked) public var convergeWithinMs: Int64 = 120_000
+    @exclusivity(unchecked) public var keepState = false
     /// Skip heartbeats over a healthy idle link (see `advance`); off to step through every timer.
-    public var fastForward = true
-    var nowMs: EpochMs = 0
-    var faults = LinkFaults()
-    var clocks = PerRole(both: WallClockModel())
-    var seed: UInt64 = 1
-    var timeline: [String] = []
+    @exclusivity(unchecked) public var fastForward = true
+    @exclusivity(unchecked) var nowMs: EpochMs = 0
+    @exclusivity(unchecked) var faults = LinkFaults()
+    @exclusivity(unchecked) var clocks = PerRole(both: WallClockModel())
+    @exclusivity(unchecked) var seed: UInt64 = 1
+    @exclusivity(unchecked) var timeline: [String] = []
     /// The scenario being run.
-    var scenario: Scenario?
+    @exclusivity(unchecked) var scenario: Scenario?
     /// When each node's store was last damaged (corrupt, rollback): what it lost then may not
     /// come back (see `ConvergenceCheck`).
-    var damagedAtMs: [DeviceRole: EpochMs] = [:]
+    @exclusivity(unchecked) var damagedAtMs: [DeviceRole: EpochMs] = [:]
     /// Nodes whose partial incoming file is to be damaged as soon as they hold one with
     /// committed content (`damage-partial-file`).
-    var armedFileDamage: Set<DeviceRole> = []
+    @exclusivity(unchecked) var armedFileDamage: Set<DeviceRole> = []
     /// A sweep's workload: its operations are recorded here, and the scenario's own commands
     /// to the records it follows (see `WorkloadRun`).
-    public var workload: WorkloadRun?
+    @exclusivity(unchecked) public var workload: WorkloadRun?
     /// Records the run for the HTML report (frames, faults, checks' times, screens); nil: off.
-    public var recorder: RunRecorder?
+    @exclusivity(unchecked) public var recorder: RunRecorder?
 
     public init(driver: ScenarioDriver) { self.driver = driver }
 
