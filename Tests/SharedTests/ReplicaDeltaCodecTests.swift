@@ -45,6 +45,27 @@ struct ReplicaDeltaCodecTests {
     /// The encoder remembers each position's field name and the last writer: names that move
     /// between positions, records with more or fewer fields, and writers that alternate
     /// still come back as written.
+    /// A record id is checked as UTF-8 as it is read: an ASCII id, one in Japanese and one
+    /// that follows a shared prefix come back as they were; a byte that cannot be in UTF-8
+    /// (0xFF), or a lone continuation byte (0x80), in place of one of an id's bytes is refused.
+    @Test(arguments: ["zq-plain-id", "zq-目標-7"])
+    func recordIdsAreValidUTF8OrRefused(id: String) throws {
+        let stamp = HLCTimestamp(wallMs: ReplicaFixture.start, counter: 0, replica: 1)
+        let records = [DeltaRecord(key: RecordKey("goal", "zq-"), fields: [(name: "v", value: .int(1), stamp: stamp)], tombstone: nil),
+                       DeltaRecord(key: RecordKey("goal", id), fields: [(name: "v", value: .int(2), stamp: stamp)], tombstone: nil)]
+        let d = ReplicaDelta(origin: 1, incarnation: 5, baseSeq: 0, upToSeq: 2, ackIncarnation: 0, ackSeq: 0, part: 0, partCount: 1, records: records)
+        let bytes = ReplicaDeltaCodec.encode(d)
+        #expect(try ReplicaDeltaCodec.decode(bytes).records.map(\.key.id) == ["zq-", id])
+        // The second id is sent as its suffix after the shared "zq-": find that suffix.
+        let suffix = Array(id.utf8.dropFirst(3))
+        let at = try #require((0...(bytes.count - suffix.count)).first { bytes[$0..<$0 + suffix.count].elementsEqual(suffix) })
+        for bad: UInt8 in [0xFF, 0x80] {
+            var tampered = bytes
+            tampered[at] = bad
+            #expect(throws: ByteReaderError.invalidUTF8) { try ReplicaDeltaCodec.decode(tampered) }
+        }
+    }
+
     @Test func namesThatChangePlaceAndAlternatingWritersRoundTrip() throws {
         func s(_ wall: Int64, _ replica: UInt16) -> HLCTimestamp { HLCTimestamp(wallMs: ReplicaFixture.start + wall, counter: 0, replica: replica) }
         let records = [

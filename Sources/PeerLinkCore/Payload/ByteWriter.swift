@@ -239,15 +239,20 @@ public struct ByteReader: Sendable {
         guard n <= UInt64(remaining) else { throw .lengthTooLarge(n) }
         let start = offset, count = Int(n)
         offset += count
-        // ASCII is valid UTF-8 as it stands: most strings (keys, ids) are, and checking that is
-        // far cheaper than the general validation, which was a twentieth of the simulator's time.
-        let string = bytes.withUnsafeBufferPointer { all -> String? in
-            let b = UnsafeBufferPointer(rebasing: all[start..<start + count])
-            var ascii = true
-            for byte in b where byte >= 0x80 { ascii = false; break }
-            return ascii ? String(decoding: b, as: UTF8.self) : String(validating: b, as: UTF8.self)
+        let string = bytes.withUnsafeBufferPointer { all in
+            Self.string(validatingUTF8: UnsafeBufferPointer(rebasing: all[start..<start + count]))
         }
         guard let s = string else { throw .invalidUTF8 }
         return s
+    }
+
+    /// `b` as a string when it is valid UTF-8, else nil. ASCII is valid UTF-8 as it stands:
+    /// most strings (keys, ids) are, and checking that is far cheaper than the general
+    /// validation (generic, it looks up two types' metadata at run time on every call), which
+    /// was a twentieth of the simulator's time.
+    static func string(validatingUTF8 b: UnsafeBufferPointer<UInt8>) -> String? {
+        var ascii = true
+        for byte in b where byte >= 0x80 { ascii = false; break }
+        return ascii ? String(decoding: b, as: UTF8.self) : String(validating: b, as: UTF8.self)
     }
 }

@@ -242,7 +242,7 @@ public enum ReplicaDeltaCodec {
                 var idBytes = previous
                 idBytes.removeSubrange(Int(shared)...)
                 idBytes.append(contentsOf: try r.readBytes(Int(suffix)))
-                guard let id = String(validating: idBytes, as: UTF8.self) else { throw .invalidUTF8 }
+                guard let id = idBytes.withUnsafeBufferPointer({ ByteReader.string(validatingUTF8: $0) }) else { throw .invalidUTF8 }
                 previous = idBytes
                 let shape = try r.readVarint()
                 let tomb: HLCTimestamp? = shape & 1 == 1 ? try stamp() : nil
