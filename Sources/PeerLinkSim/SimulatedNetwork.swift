@@ -37,8 +37,8 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     // The variables other modules read at every step (the clock, the two engines, the trace)
     // are stored under other names and read through computed properties. Swift still checks,
     // at run time, a direct access to a generic class's stored property compiled in another
-    // module, `@exclusivity(unchecked)` notwithstanding (the driver's reads of these four were
-    // 0.7 % of the simulated hour; docs/BENCHMARKS.md); the accessor is compiled here.
+    // module, `@exclusivity(unchecked)` notwithstanding (checking the driver's reads of these
+    // four cost 0.7 % of the simulated hour; docs/BENCHMARKS.md); the accessor is compiled here.
     @exclusivity(unchecked) var clockMs: EpochMs
     @exclusivity(unchecked) var phoneEngine: NodeEngine<Phone>
     @exclusivity(unchecked) var watchEngine: NodeEngine<Watch>

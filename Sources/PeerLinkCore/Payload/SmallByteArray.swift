@@ -15,10 +15,11 @@ extension Array where Element == UInt8 {
     /// looks up `_ContiguousArrayStorage<UInt8>`'s metadata at run time on every call (about
     /// 360 instructions under callgrind, more than the allocation itself). Copying a buffer
     /// into an array is specialized in the caller and finds that metadata in a cache; up to
-    /// `smallUninitializedLimit` bytes the copy costs less than the lookup (docs/BENCHMARKS.md,
-    /// "small byte arrays"). The result holds the same bytes either way; only its spare
-    /// capacity may differ. As with the standard library's, `body` must not replace the
-    /// buffer and may initialize at most its count; on a throw nothing is kept.
+    /// `smallUninitializedLimit` bytes the copy costs less than the lookup (measured in
+    /// docs/BENCHMARKS.md, "what the toolchain and OpenSSL added"). The result holds the same
+    /// bytes either way; only its spare capacity may differ. As with the standard library's,
+    /// `body` must not replace the buffer and may initialize at most its count; on a throw
+    /// nothing is kept.
     @inlinable
     package init(smallUninitializedCapacity capacity: Int,
                  initializingWith body: (inout UnsafeMutableBufferPointer<UInt8>, inout Int) throws -> Void) rethrows {
