@@ -19,7 +19,7 @@ struct FileReceiveChannelTests {
     static func ops(_ out: ActionBuffer) -> [FileOperation] { out.actions.compactMap { if case .file(let op) = $0 { op } else { nil } } }
 
     @Test func aFileIsWrittenCommittedInStepsCheckedAndDelivered() throws {
-        var ch = FileReceiveChannel(config: Self.config(), state: FileReceiveState())
+        var ch = FileReceiveChannel(shared: SharedLinkConfig(Self.config()), state: FileReceiveState())
         var state = FileReceiveState()
         var stats = LinkStats()
         var out = ActionBuffer()
@@ -52,7 +52,7 @@ struct FileReceiveChannelTests {
     }
 
     @Test func aGapIsAskedForOnceFromWhereTheWritingStands() throws {
-        var ch = FileReceiveChannel(config: Self.config(), state: FileReceiveState())
+        var ch = FileReceiveChannel(shared: SharedLinkConfig(Self.config()), state: FileReceiveState())
         var state = FileReceiveState()
         var stats = LinkStats()
         var out = ActionBuffer()
@@ -71,7 +71,7 @@ struct FileReceiveChannelTests {
     @Test func aFileFailingItsCheckStartsAgainThenFails() {
         var state = FileReceiveState()
         state.incoming = IncomingFile(number: 2, name: "c", sizeBytes: 1, sha256: [1], metadata: nil, committedBytes: 1, verifyFailures: 0)
-        var ch = FileReceiveChannel(config: Self.config(), state: state)
+        var ch = FileReceiveChannel(shared: SharedLinkConfig(Self.config()), state: state)
         #expect(ch.writtenBytes == 1, "writing resumes at the committed offset")
         var stats = LinkStats()
         var out = ActionBuffer()

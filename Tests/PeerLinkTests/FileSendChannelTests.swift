@@ -22,7 +22,7 @@ struct FileSendChannelTests {
     }
 
     @Test func theHeadFileIsOfferedThenStreamedWithinTheWindowThenEnded() throws {
-        var ch = FileSendChannel(config: Self.config())
+        var ch = FileSendChannel(shared: SharedLinkConfig(Self.config()))
         var q = FileSendQueue()
         let f = Self.ready(&ch, &q, size: 10)
         var out = ActionBuffer()
@@ -53,7 +53,7 @@ struct FileSendChannelTests {
     }
 
     @Test func aCancelDropsAFileThePeerCannotHaveCompletedElseAsks() {
-        var ch = FileSendChannel(config: Self.config())
+        var ch = FileSendChannel(shared: SharedLinkConfig(Self.config()))
         var q = FileSendQueue()
         let f = Self.ready(&ch, &q, size: 4)
         var out = ActionBuffer()

@@ -5,7 +5,7 @@ import Testing
 @Suite("HandshakeMachine")
 struct HandshakeMachineTests {
     static func machine(_ role: DeviceRole, secret: UInt8) -> HandshakeMachine {
-        HandshakeMachine(config: LinkConfig(role: role, pairingSecret: Array(repeating: secret, count: 32)))
+        HandshakeMachine(shared: SharedLinkConfig(LinkConfig(role: role, pairingSecret: Array(repeating: secret, count: 32))))
     }
     static func key(_ b: UInt8) -> [UInt8] { Array(repeating: b, count: 32) }
     static func info(_ incarnation: UInt64) -> SessionInfo {
@@ -48,7 +48,7 @@ struct HandshakeMachineTests {
         guard case .refuse(_, true) = phone.onFrame(p, Frame(.auth, []), on: 9, me: Self.info(0xB), out: &out.handshake) else {
             Issue.record("auth before hello was not refused"); return
         }
-        let unpaired = HandshakeMachine(config: LinkConfig(role: .watch, pairingSecret: nil))
+        let unpaired = HandshakeMachine(shared: SharedLinkConfig(LinkConfig(role: .watch, pairingSecret: nil)))
         #expect(unpaired.open(2, isInitiator: true, ephemeralKey: Self.key(3), now: 0, out: &out.handshake).refusal == "this watch is not paired")
     }
 }

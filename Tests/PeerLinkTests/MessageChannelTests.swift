@@ -15,7 +15,7 @@ struct MessageChannelTests {
     }
 
     @Test func aMessageGoesOutOnItsConnectionAndItsReplyComesBackOnce() throws {
-        var m = MessageChannel(config: Self.config)
+        var m = MessageChannel(shared: SharedLinkConfig(Self.config))
         var out = ActionBuffer()
         let id = m.send(.dictionary(["q": 1]), replyExpected: true, replyTimeoutMs: nil, on: 4, now: 100, out: &out.messages)
         let sent = Self.sentFrames(out)
@@ -34,7 +34,7 @@ struct MessageChannelTests {
     }
 
     @Test func withoutAConnectionAMessageFailsAtOnceAndNothingIsSent() {
-        var m = MessageChannel(config: Self.config)
+        var m = MessageChannel(shared: SharedLinkConfig(Self.config))
         var out = ActionBuffer()
         let a = m.send(.data([1]), replyExpected: false, replyTimeoutMs: nil, on: nil, now: 0, out: &out.messages)
         let b = m.send(.data([UInt8](repeating: 0, count: PayloadLimits.messageBytes + 1)), replyExpected: true, replyTimeoutMs: nil, on: 1, now: 0, out: &out.messages)
@@ -44,7 +44,7 @@ struct MessageChannelTests {
     }
 
     @Test func theReceiverDropsDuplicatesAndRefusesMessagesOvertakenInTransit() throws {
-        var m = MessageChannel(config: Self.config)
+        var m = MessageChannel(shared: SharedLinkConfig(Self.config))
         var out = ActionBuffer()
         let five = FrameBodies.Message(id: 5, payload: .data([5]), replyExpected: false)
         #expect(m.receive(five, on: 1, out: &out.messages) == .fresh)
@@ -60,7 +60,7 @@ struct MessageChannelTests {
     }
 
     @Test func aDeliveredMessageAwaitsItsReplyOrGetsAReceipt() throws {
-        var m = MessageChannel(config: Self.config)
+        var m = MessageChannel(shared: SharedLinkConfig(Self.config))
         var out = ActionBuffer()
         m.deliver(FrameBodies.Message(id: 7, payload: .data([7]), replyExpected: true), .data([7]), on: 2, out: &out.messages)
         m.deliver(FrameBodies.Message(id: 8, payload: .data([8]), replyExpected: false), .data([8]), on: 2, out: &out.messages)
@@ -72,7 +72,7 @@ struct MessageChannelTests {
     }
 
     @Test func pendingMessagesFailWhenTheirTimeRunsOutOrTheirLinkGoesDown() {
-        var m = MessageChannel(config: Self.config)
+        var m = MessageChannel(shared: SharedLinkConfig(Self.config))
         var out = ActionBuffer()
         let early = m.send(.data([1]), replyExpected: true, replyTimeoutMs: 50, on: 1, now: 0, out: &out.messages)
         let receipt = m.send(.data([2]), replyExpected: false, replyTimeoutMs: 60, on: 1, now: 0, out: &out.messages)

@@ -145,13 +145,13 @@ struct NoiseVectorTests {
         var config = LinkConfig(role: .watch, pairingSecret: secret)
         config.cipher = cipher
         let expected = NoisePSKPrefix(psk: secret, prologue: LinkSession.noisePrologue, cipher: cipher)
-        #expect(HandshakeMachine.prefix(for: config) == expected)
-        #expect(LinkSession(config: config, persistent: LinkPersistent(incarnation: 1), seed: 1).sharedConfig.handshakePrefix == expected)
+        #expect((try? HandshakeMachine.handshakeStart(for: config).get()) == expected)
+        #expect((try? LinkSession(config: config, persistent: LinkPersistent(incarnation: 1), seed: 1).sharedConfig.handshakeStart.get()) == expected)
         for other in AEADCipher.allCases where other != cipher {
             #expect(NoisePSKPrefix(psk: secret, prologue: LinkSession.noisePrologue, cipher: other) != expected)
         }
-        #expect(HandshakeMachine.prefix(for: LinkConfig(role: .watch, pairingSecret: nil)) == nil)
-        #expect(HandshakeMachine.prefix(for: LinkConfig(role: .watch, pairingSecret: [1, 2, 3])) == nil)
+        #expect((try? HandshakeMachine.handshakeStart(for: LinkConfig(role: .watch, pairingSecret: nil)).get()) == nil)
+        #expect((try? HandshakeMachine.handshakeStart(for: LinkConfig(role: .watch, pairingSecret: [1, 2, 3])).get()) == nil)
     }
 
     /// RFC 5869 test case 3 (empty salt and info): the first 42 bytes of T(1) ‖ T(2).

@@ -12,7 +12,7 @@ struct ReconnectTests {
     }
 
     @Test func aPairedWatchConnectsAtOnceThenBacksOffDoublingUpToTheCap() {
-        var r = Reconnect(config: Self.watch { $0.reconnectInitialMs = 100; $0.reconnectMaxMs = 1_000 }, seed: 1)
+        var r = Reconnect(shared: SharedLinkConfig(Self.watch { $0.reconnectInitialMs = 100; $0.reconnectMaxMs = 1_000 }), seed: 1)
         #expect(r.nextConnectAtMs == 0)
         r.attemptStarted()
         #expect(r.nextConnectAtMs == nil)
@@ -25,7 +25,7 @@ struct ReconnectTests {
     }
 
     @Test func onlyALinkThatStayedUpStartsTheBackoffAgain() {
-        var r = Reconnect(config: Self.watch { $0.reconnectInitialMs = 100; $0.stableConnectionMs = 5_000 }, seed: 1)
+        var r = Reconnect(shared: SharedLinkConfig(Self.watch { $0.reconnectInitialMs = 100; $0.stableConnectionMs = 5_000 }), seed: 1)
         for _ in 0..<3 { r.schedule(now: 0) }
         r.linkClosed(upSinceMs: 0, now: 4_999)
         #expect(r.attempt == 3, "dropped right after its handshake: still backing off")
@@ -35,7 +35,7 @@ struct ReconnectTests {
     }
 
     @Test func jitterStaysWithinItsShareOfTheWait() {
-        var r = Reconnect(config: Self.watch { $0.reconnectInitialMs = 1_000; $0.reconnectJitter = 0.2 }, seed: 42)
+        var r = Reconnect(shared: SharedLinkConfig(Self.watch { $0.reconnectInitialMs = 1_000; $0.reconnectJitter = 0.2 }), seed: 42)
         for _ in 0..<50 {
             r.linkClosed(upSinceMs: 0, now: 1_000_000)
             r.schedule(now: 0)
@@ -45,7 +45,7 @@ struct ReconnectTests {
 
     @Test func theListenerAndAnUnpairedWatchNeverScheduleAnAttempt() {
         for config in [LinkConfig(role: .phone, pairingSecret: Array(repeating: 1, count: 32)), LinkConfig(role: .watch, pairingSecret: nil)] {
-            var r = Reconnect(config: config, seed: 1)
+            var r = Reconnect(shared: SharedLinkConfig(config), seed: 1)
             #expect(r.nextConnectAtMs == nil)
             r.schedule(now: 5)
             r.attemptEnded(now: 5)

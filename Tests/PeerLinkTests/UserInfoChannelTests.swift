@@ -22,7 +22,7 @@ struct UserInfoChannelTests {
 
     @Test func queuedTransfersGoOutChainedComplicationFirstAndOnlyOncePerLink() {
         var state = UserInfoState()
-        var ch = UserInfoChannel(config: Self.config(), state: &state)
+        var ch = UserInfoChannel(shared: SharedLinkConfig(Self.config()), state: &state)
         Self.queue(&ch, &state, 2)
         Self.queue(&ch, &state, 1, .complication)
         var out = ActionBuffer()
@@ -39,7 +39,7 @@ struct UserInfoChannelTests {
 
     @Test func theWindowBoundsWhatIsInFlightAndAnAckFinishesTransfers() {
         var state = UserInfoState()
-        var ch = UserInfoChannel(config: Self.config { $0.maxUserInfoInFlight = 2 }, state: &state)
+        var ch = UserInfoChannel(shared: SharedLinkConfig(Self.config { $0.maxUserInfoInFlight = 2 }), state: &state)
         Self.queue(&ch, &state, 3)
         var out = ActionBuffer()
         _ = ch.pump(on: 1, state: &state, out: &out.userInfo)
@@ -56,7 +56,7 @@ struct UserInfoChannelTests {
     @Test func theReceiverDeliversInOrderOnceAndOwesAnAck() throws {
         let config = Self.config()
         var state = UserInfoState()
-        var ch = UserInfoChannel(config: config, state: &state)
+        var ch = UserInfoChannel(shared: SharedLinkConfig(config), state: &state)
         var stats = LinkStats()
         func frame(_ seq: UInt64, prev: UInt64) -> Frame {
             Frame(.userInfo, FrameBodies.UserInfo(seq: seq, prev: prev, isComplicationStream: false, isCurrent: false, payload: CanonicalEncoding.encode(["s": .int(Int64(seq))])).encode())
@@ -78,7 +78,7 @@ struct UserInfoChannelTests {
 
     @Test func aCancelledTransferIsDroppedOrAskedAboutByWhetherItLeft() throws {
         var state = UserInfoState()
-        var ch = UserInfoChannel(config: Self.config(), state: &state)
+        var ch = UserInfoChannel(shared: SharedLinkConfig(Self.config()), state: &state)
         Self.queue(&ch, &state, 2)
         var out = ActionBuffer()
         #expect(ch.cancel(id: "u2", link: 1, state: state, out: &out.userInfo), "never sent: dropped at once")

@@ -28,8 +28,6 @@ struct FileReceiveChannel: Sendable {
     /// The written offset progress was last reported at.
     private(set) var progressReportedAt: Int64 = 0
 
-    init(config: LinkConfig, state: FileReceiveState) { self.init(shared: SharedLinkConfig(config), state: state) }
-
     init(shared: SharedLinkConfig, state: FileReceiveState) {
         sharedConfig = shared
         writtenBytes = state.incoming?.committedBytes ?? 0

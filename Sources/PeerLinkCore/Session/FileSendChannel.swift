@@ -36,8 +36,6 @@ struct FileSendChannel: Sendable {
     /// may deliver it).
     var highestEndSent: UInt64 = 0
 
-    init(config: LinkConfig) { self.init(shared: SharedLinkConfig(config)) }
-
     init(shared: SharedLinkConfig) { sharedConfig = shared }
 
     var awaitsAck: Bool { head?.awaitsAck ?? false }

@@ -39,8 +39,6 @@ struct HandshakeMachine: Sendable {
 
     init(shared: SharedLinkConfig) { self.shared = shared }
 
-    init(config: LinkConfig) { self.init(shared: SharedLinkConfig(config)) }
-
     /// What this side's handshakes start from, `NoisePSKPrefix` of the pairing secret, or the
     /// reason there is none (no secret, or one of the wrong length). The session makes it
     /// once, with its configuration (`SharedLinkConfig`).
@@ -51,9 +49,6 @@ struct HandshakeMachine: Sendable {
         }
         return .success(NoisePSKPrefix(psk: s, prologue: LinkSession.noisePrologue, cipher: config.cipher))
     }
-
-    /// `handshakeStart(for:)`'s prefix; nil without a usable secret.
-    static func prefix(for config: LinkConfig) -> NoisePSKPrefix? { try? handshakeStart(for: config).get() }
 
     /// Where a handshake stands after a frame.
     enum Step: Equatable {

@@ -27,8 +27,6 @@ struct MessageChannel: Sendable {
     private(set) var highestReceived: MessageID = 0
     private(set) var recentIDs: [MessageID] = []
 
-    init(config: LinkConfig) { self.init(shared: SharedLinkConfig(config)) }
-
     init(shared: SharedLinkConfig) { sharedConfig = shared }
 
     /// How a message from the peer was taken (`receive`).

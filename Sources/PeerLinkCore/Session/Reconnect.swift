@@ -14,8 +14,6 @@ struct Reconnect: Sendable {
     /// under way, and always for a listener.
     private(set) var nextConnectAtMs: EpochMs?
 
-    init(config: LinkConfig, seed: UInt64) { self.init(shared: SharedLinkConfig(config), seed: seed) }
-
     init(shared: SharedLinkConfig, seed: UInt64) {
         sharedConfig = shared
         rng = SplitMix64(seed: seed)

@@ -11,8 +11,6 @@ final class SharedLinkConfig: Sendable {
     /// `HandshakeMachine.handshakeStart(for: value)`: the pairing secret's prefix, or why
     /// there is none.
     let handshakeStart: Result<NoisePSKPrefix, LinkRefusal>
-    /// The prefix alone; nil without a usable secret.
-    var handshakePrefix: NoisePSKPrefix? { try? handshakeStart.get() }
 
     init(_ value: LinkConfig) {
         self.value = value

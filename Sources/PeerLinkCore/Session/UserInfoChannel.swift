@@ -43,10 +43,8 @@ struct UserInfoChannel: Sendable {
     /// The complication stream is sent first.
     static let sendOrder: [UserInfoStream] = [.complication, .ordinary]
 
-    /// Takes the loaded outbox out of `state` (into the queues) and moves `nextSeq` past it.
-    init(config: LinkConfig, state: inout UserInfoState) { self.init(shared: SharedLinkConfig(config), state: &state) }
-
-    /// The same, sharing the session's configuration.
+    /// Takes the loaded outbox out of `state` (into the queues) and moves `nextSeq` past it;
+    /// the configuration is the session's, shared.
     init(shared: SharedLinkConfig, state: inout UserInfoState) {
         sharedConfig = shared
         let items = state.outbox
