@@ -12,28 +12,16 @@ enum FrameTraceLine {
             let start = out.baseAddress!
             var p = put(now, start)
             p.pointee = UInt8(ascii: " ")
-            p = put(direction, p + 1)
+            p = PointerText.put(direction, at: p + 1)
             p.pointee = UInt8(ascii: " ")
-            p = put(kind, p + 1)
+            p = PointerText.put(kind, at: p + 1)
             p.pointee = UInt8(ascii: " ")
             p = put(Int64(bytes), p + 1)
             p[0] = UInt8(ascii: "B")
             p[1] = UInt8(ascii: " ")
-            p = put(fate, p + 2)
+            p = PointerText.put(fate, at: p + 2)
             return p - start
         }
-    }
-
-    /// Copies `s`'s UTF-8 to `p`; returns the end.
-    @inline(__always)
-    private static func put(_ s: String, _ p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        if let end = s.utf8.withContiguousStorageIfAvailable({ b -> UnsafeMutablePointer<UInt8> in
-            if let from = b.baseAddress { p.update(from: from, count: b.count) }
-            return p + b.count
-        }) { return end }
-        var q = p
-        for byte in s.utf8 { q.pointee = byte; q += 1 }
-        return q
     }
 
     /// Writes `v` in decimal at `p`; returns the end.

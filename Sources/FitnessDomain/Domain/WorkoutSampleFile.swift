@@ -55,20 +55,18 @@ public struct WorkoutSampleFile: Sendable, Hashable {
             digitCount += 1
         }
         let width = max(4, digitCount)
-        var id = workoutID
-        return id.withUTF8 { w in
-            String(unsafeUninitializedCapacity: w.count + 1 + width) { out in
-                if let src = w.baseAddress, w.count > 0 { out.baseAddress!.initialize(from: src, count: w.count) }
-                out[w.count] = UInt8(ascii: ".")
-                var v = index
-                var i = w.count + width
-                while i > w.count {
-                    out[i] = UInt8(ascii: "0") + UInt8(v % 10)
-                    v /= 10
-                    i -= 1
-                }
-                return w.count + 1 + width
+        let idBytes = workoutID.utf8.count
+        return String(unsafeUninitializedCapacity: idBytes + 1 + width) { out in
+            _ = PointerText.put(workoutID, at: out.baseAddress!)
+            out[idBytes] = UInt8(ascii: ".")
+            var v = index
+            var i = idBytes + width
+            while i > idBytes {
+                out[i] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+                i -= 1
             }
+            return idBytes + 1 + width
         }
     }
 

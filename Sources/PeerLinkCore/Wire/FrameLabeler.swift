@@ -60,22 +60,17 @@ public struct FrameLabeler: Sendable {
     /// string of exactly its length (a label of up to 15 bytes is then stored inline): built by
     /// interpolation it was most of labelling a frame, on every frame a traced run carries.
     static func numbered(_ kind: String, _ tag: Unicode.Scalar, _ number: UInt64, at offset: UInt64? = nil) -> String {
-        var kind = kind
-        return kind.withUTF8 { k in
-            let length = k.count + 2 + DecimalDigits.count(number) + (offset.map { 1 + DecimalDigits.count($0) } ?? 0)
-            return String(unsafeUninitializedCapacity: length) { out in
-                var p = out.baseAddress!
-                if let from = k.baseAddress { p.update(from: from, count: k.count) }
-                p += k.count
-                p[0] = UInt8(ascii: " ")
-                p[1] = UInt8(ascii: tag)
-                p = DecimalDigits.write(number, to: p + 2)
-                if let offset {
-                    p.pointee = UInt8(ascii: "@")
-                    p = DecimalDigits.write(offset, to: p + 1)
-                }
-                return p - out.baseAddress!
+        let length = kind.utf8.count + 2 + DecimalDigits.count(number) + (offset.map { 1 + DecimalDigits.count($0) } ?? 0)
+        return String(unsafeUninitializedCapacity: length) { out in
+            var p = PointerText.put(kind, at: out.baseAddress!)
+            p[0] = UInt8(ascii: " ")
+            p[1] = UInt8(ascii: tag)
+            p = DecimalDigits.write(number, to: p + 2)
+            if let offset {
+                p.pointee = UInt8(ascii: "@")
+                p = DecimalDigits.write(offset, to: p + 1)
             }
+            return p - out.baseAddress!
         }
     }
 

@@ -45,27 +45,14 @@ public enum WatchFormat {
 
     /// `a + b + c + d` in one allocation (the `hr` reply's text, on every sample).
     public static func joined(_ a: String, _ b: String, _ c: String, _ d: String) -> String {
-        var (a, b, c, d) = (a, b, c, d)
-        return a.withUTF8 { a in
-            b.withUTF8 { b in
-                c.withUTF8 { c in
-                    d.withUTF8 { d in
-                        String(unsafeUninitializedCapacity: a.count + b.count + c.count + d.count) { out in
-                            var at = 0
-                            func put(_ part: UnsafeBufferPointer<UInt8>) {
-                                guard let src = part.baseAddress, part.count > 0 else { return }
-                                (out.baseAddress! + at).initialize(from: src, count: part.count)
-                                at += part.count
-                            }
-                            put(a)
-                            put(b)
-                            put(c)
-                            put(d)
-                            return at
-                        }
-                    }
-                }
-            }
+        let count = a.utf8.count + b.utf8.count + c.utf8.count + d.utf8.count
+        guard count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: count) { out in
+            var p = PointerText.put(a, at: out.baseAddress!)
+            p = PointerText.put(b, at: p)
+            p = PointerText.put(c, at: p)
+            p = PointerText.put(d, at: p)
+            return p - out.baseAddress!
         }
     }
 
