@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Appends integers and byte strings to a growing buffer; the building block of every encoder.
 ///
 /// The bytes live in one buffer that the writer writes through a pointer: appending to an
@@ -244,6 +250,25 @@ public struct ByteReader: Sendable {
         }
         guard let s = string else { throw .invalidUTF8 }
         return s
+    }
+
+    /// Steps over the next `n` bytes without reading them.
+    package mutating func skip(_ n: Int) throws(ByteReaderError) {
+        guard n >= 0, n <= remaining else { throw .truncated }
+        offset += n
+    }
+
+    /// Steps over the next bytes when they are `expected`, byte for byte: true then, false
+    /// (the reader unmoved) when they differ or fewer are left.
+    package mutating func skip(ifNext expected: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = expected.count
+        guard n <= remaining else { return false }
+        if n > 0 {
+            let same = bytes.withUnsafeBufferPointer { all in memcmp(all.baseAddress! + offset, expected.baseAddress!, n) == 0 }
+            guard same else { return false }
+        }
+        offset += n
+        return true
     }
 
     /// `b` as a string when it is valid UTF-8, else nil. ASCII is valid UTF-8 as it stands:

@@ -26,6 +26,9 @@ struct MessageChannel: Sendable {
     /// Receiver, on the current link: the highest id delivered and the recent ids (duplicates).
     private(set) var highestReceived: MessageID = 0
     private(set) var recentIDs: [MessageID] = []
+    /// The dictionary of the peer's last message, to decode the next one of the same keys
+    /// with (`decodeMessage`); it changes nothing the session does.
+    var lastShape: CanonicalEncoding.DictionaryShape? = nil
 
     init(shared: SharedLinkConfig) { sharedConfig = shared }
 
@@ -127,9 +130,10 @@ struct MessageChannel: Sendable {
 
     // MARK: - Receiving
 
-    /// The message in a `message` frame, with its payload (within the limit).
-    static func decodeMessage(_ frame: Frame) throws(ByteReaderError) -> (FrameBodies.Message, MessagePayload) {
-        let m = try FrameBodies.Message.decode(frame.body)
+    /// The message in a `message` frame, with its payload (within the limit); `shape` is the
+    /// dictionary decoded last, reused when this one has its keys (`FrameBodies.Message.decode(_:reusing:)`).
+    static func decodeMessage(_ frame: Frame, reusing shape: inout CanonicalEncoding.DictionaryShape?) throws(ByteReaderError) -> (FrameBodies.Message, MessagePayload) {
+        let m = try FrameBodies.Message.decode(frame.body, reusing: &shape)
         guard let payload = m.payload else { throw .malformed("a message without payload") }
         try enforceLimit("a message", payload, body: frame.body)
         return (m, payload)

@@ -143,15 +143,39 @@ extension FrameBodies {
 
         public static func decode(_ body: [UInt8]) throws(ByteReaderError) -> Message {
             var r = ByteReader(body)
+            let (id, flags) = try header(&r)
+            if let m = try withoutDictionary(id, flags, &r) { return m }
+            // Decoded in place, after the header: not copied out first.
+            return try withDictionary(id, flags, try CanonicalEncoding.decode(from: &r), r)
+        }
+
+        /// `decode(_:)`, reusing the dictionary decoded last (`CanonicalEncoding.DictionaryShape`)
+        /// when this one's keys are the same, and leaving this one's in `shape`.
+        package static func decode(_ body: [UInt8], reusing shape: inout CanonicalEncoding.DictionaryShape?) throws(ByteReaderError) -> Message {
+            var r = ByteReader(body)
+            let (id, flags) = try header(&r)
+            if let m = try withoutDictionary(id, flags, &r) { return m }
+            return try withDictionary(id, flags, try CanonicalEncoding.decode(from: &r, reusing: &shape), r)
+        }
+
+        private static func header(_ r: inout ByteReader) throws(ByteReaderError) -> (MessageID, UInt8) {
             let id = try r.readVarint(), flags = try r.readByte()
             guard flags & ~7 == 0 else { throw .malformed("message flags 0x\(String(flags, radix: 16))") }
+            return (id, flags)
+        }
+
+        /// A receipt, or a message of data; nil for a dictionary (at `r`).
+        private static func withoutDictionary(_ id: MessageID, _ flags: UInt8, _ r: inout ByteReader) throws(ByteReaderError) -> Message? {
             if flags & 4 != 0 {
                 guard r.isAtEnd, flags == 4 else { throw .malformed("a receipt carries no payload") }
                 return Message(id: id, payload: nil, replyExpected: false)
             }
-            if flags & 1 != 0 { return Message(id: id, payload: .data(Array(body[r.offset...])), replyExpected: flags & 2 != 0) }
-            // Decoded in place, after the header: not copied out first.
-            let value = try CanonicalEncoding.decode(from: &r)
+            if flags & 1 != 0 { return Message(id: id, payload: .data(Array(r.bytes[r.offset...])), replyExpected: flags & 2 != 0) }
+            return nil
+        }
+
+        /// The message of `value`, the payload that ended at `r`.
+        private static func withDictionary(_ id: MessageID, _ flags: UInt8, _ value: PlistValue, _ r: ByteReader) throws(ByteReaderError) -> Message {
             guard r.isAtEnd else { throw .malformed("\(r.remaining) trailing bytes") }
             guard case .dictionary(let d) = value else { throw .malformed("message payload is not a dictionary") }
             return Message(id: id, payload: .dictionary(d), replyExpected: flags & 2 != 0)
