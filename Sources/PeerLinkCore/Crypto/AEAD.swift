@@ -93,13 +93,17 @@ public final class AEADKey: @unchecked Sendable {
             guard EVP_EncryptUpdate(ctx, nil, &len, ad.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(ad.count)) == 1 else { fatalError("EVP_EncryptUpdate(ad) failed") }
         }
         var written = 0
-        if plaintext.count > 0 {
+        if let t = trailer {
+            // The plaintext then the trailer, laid side by side in `out` and encrypted there in
+            // one call (a second call for the one byte cost as much as the copy many times over).
+            let n = plaintext.count
+            if n > 0, UnsafeRawPointer(o) != plaintext.baseAddress { memmove(o, plaintext.baseAddress!, n) }
+            o[n] = t
+            guard EVP_EncryptUpdate(ctx, o, &len, o, Int32(n + 1)) == 1 else { fatalError("EVP_EncryptUpdate failed") }
+            written = Int(len)
+        } else if plaintext.count > 0 {
             guard EVP_EncryptUpdate(ctx, o, &len, plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1 else { fatalError("EVP_EncryptUpdate failed") }
             written = Int(len)
-        }
-        if var t = trailer {
-            guard EVP_EncryptUpdate(ctx, o + written, &len, &t, 1) == 1 else { fatalError("EVP_EncryptUpdate failed") }
-            written += Int(len)
         }
         guard EVP_EncryptFinal_ex(ctx, o + written, &len) == 1 else { fatalError("EVP_EncryptFinal_ex failed") }
         written += Int(len)
