@@ -115,7 +115,7 @@ extension CanonicalEncoding {
             _ = try r.readByte()
             let n = try r.readVarint()
             for _ in 0..<n {
-                let length = Int(try r.readVarint())
+                let length = Int(clamping: try r.readVarint())
                 let at = r.offset
                 try r.skip(length)
                 keys.append(at..<at + length)
