@@ -22,7 +22,7 @@ extension CanonicalEncoding {
     }
 
     /// Dictionaries of more keys than this are decoded without a shape.
-    static let shapeKeysAtMost = 64
+    static let maxShapeKeys = 64
 
     /// Decodes one value from `r` as `decode(from:depth:)` does, reusing `shape` when the value
     /// is a dictionary of its keys, and leaving in `shape` the dictionary decoded (nil for
@@ -30,7 +30,10 @@ extension CanonicalEncoding {
     package static func decode(from r: inout ByteReader, reusing shape: inout DictionaryShape?) throws(ByteReaderError) -> PlistValue {
         let start = r.offset
         if var s = shape {
-            shape = nil  // `s` alone holds the dictionary now: replacing its values copies nothing
+            // `s` now holds the dictionary alone, unless the app still holds the one returned
+            // last: then the first value written copies it (copy on write) and the app's stays
+            // as it was; otherwise the values are replaced in place.
+            shape = nil
             if let d = reuse(&s, from: &r) {
                 shape = s
                 return .dictionary(d)
@@ -38,7 +41,7 @@ extension CanonicalEncoding {
             r = ByteReader(r.bytes, offset: start)
         }
         let value = try decode(from: &r, depth: 0)
-        if case .dictionary(let d) = value, d.count <= shapeKeysAtMost {
+        if case .dictionary(let d) = value, d.count <= maxShapeKeys {
             shape = record(d, in: r.bytes, from: start)
         }
         return value
@@ -114,6 +117,7 @@ extension CanonicalEncoding {
         do {
             _ = try r.readByte()
             let n = try r.readVarint()
+            guard n <= UInt64(maxShapeKeys) else { return nil }
             for _ in 0..<n {
                 let length = Int(clamping: try r.readVarint())
                 let at = r.offset

@@ -78,7 +78,7 @@ extension LinkSession {
     // MARK: - Receiving
 
     mutating func onMessageFrame(_ id: ConnectionID, _ frame: Frame, now: EpochMs) throws(ByteReaderError) {
-        let (m, payload) = try MessageChannel.decodeMessage(frame, reusing: &messages.lastShape)
+        let (m, payload) = try messages.decodeMessage(frame)
         guard connections.activeID != nil else { return }
         let mark = out.count
         let arrival = messages.receive(m, on: id, out: &out.messages)

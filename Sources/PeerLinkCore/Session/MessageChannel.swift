@@ -28,7 +28,7 @@ struct MessageChannel: Sendable {
     private(set) var recentIDs: [MessageID] = []
     /// The dictionary of the peer's last message, to decode the next one of the same keys
     /// with (`decodeMessage`); it changes nothing the session does.
-    var lastShape: CanonicalEncoding.DictionaryShape? = nil
+    private var lastShape: CanonicalEncoding.DictionaryShape? = nil
 
     init(shared: SharedLinkConfig) { sharedConfig = shared }
 
@@ -130,13 +130,25 @@ struct MessageChannel: Sendable {
 
     // MARK: - Receiving
 
+    /// The message in a `message` frame from the peer, with its payload (within the limit),
+    /// decoded with the keys of the peer's last message when it has them (`lastShape`).
+    mutating func decodeMessage(_ frame: Frame) throws(ByteReaderError) -> (FrameBodies.Message, MessagePayload) {
+        try Self.decodeMessage(frame, reusing: &lastShape)
+    }
+
     /// The message in a `message` frame, with its payload (within the limit); `shape` is the
     /// dictionary decoded last, reused when this one has its keys (`FrameBodies.Message.decode(_:reusing:)`).
+    /// A refused message leaves no shape: its body (up to the message limit) is not kept.
     static func decodeMessage(_ frame: Frame, reusing shape: inout CanonicalEncoding.DictionaryShape?) throws(ByteReaderError) -> (FrameBodies.Message, MessagePayload) {
-        let m = try FrameBodies.Message.decode(frame.body, reusing: &shape)
-        guard let payload = m.payload else { throw .malformed("a message without payload") }
-        try enforceLimit("a message", payload, body: frame.body)
-        return (m, payload)
+        do throws(ByteReaderError) {
+            let m = try FrameBodies.Message.decode(frame.body, reusing: &shape)
+            guard let payload = m.payload else { throw .malformed("a message without payload") }
+            try enforceLimit("a message", payload, body: frame.body)
+            return (m, payload)
+        } catch {
+            shape = nil
+            throw error
+        }
     }
 
     /// Refuses a received payload whose canonical size is over the message limit. A dictionary

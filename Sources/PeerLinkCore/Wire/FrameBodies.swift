@@ -151,7 +151,7 @@ extension FrameBodies {
 
         /// `decode(_:)`, reusing the dictionary decoded last (`CanonicalEncoding.DictionaryShape`)
         /// when this one's keys are the same, and leaving this one's in `shape`.
-        package static func decode(_ body: [UInt8], reusing shape: inout CanonicalEncoding.DictionaryShape?) throws(ByteReaderError) -> Message {
+        static func decode(_ body: [UInt8], reusing shape: inout CanonicalEncoding.DictionaryShape?) throws(ByteReaderError) -> Message {
             var r = ByteReader(body)
             let (id, flags) = try header(&r)
             if let m = try withoutDictionary(id, flags, &r) { return m }
