@@ -74,7 +74,9 @@ public final class AEADKey: @unchecked Sendable {
     }
 
     /// Encrypts `plaintext ‖ trailer` (one byte more) into `out`, which MUST hold
-    /// `plaintext.count + 1 + 16` bytes: the two parts need not lie together.
+    /// `plaintext.count + 1 + 16` bytes: the two parts need not lie together. The plaintext
+    /// is moved to the start of `out` and encrypted there, so it may lie anywhere: apart from
+    /// `out`, at its start (in place), or overlapping it.
     public func seal(nonce: UInt64, plaintext: UnsafeRawBufferPointer, trailer: UInt8, into out: UnsafeMutableRawBufferPointer) {
         precondition(out.count == plaintext.count + 1 + AEADCipher.tagBytes, "seal: the output must hold the plaintext, the trailer and the tag")
         seal(nonce: nonce, ad: UnsafeRawBufferPointer(start: nil, count: 0), plaintext: plaintext, trailer: trailer,

@@ -82,8 +82,9 @@ public struct SecureChannel: Sendable {
         frame.body.withUnsafeBytes { seal(frame.kind, body: $0) }
     }
 
-    /// The records of the frame (`kind`, `body`), as one array: each fragment is encrypted
-    /// from `body` straight into place (one pass, nothing zeroed or copied first).
+    /// The records of the frame (`kind`, `body`), as one array: each fragment is copied from
+    /// `body` into its place, its trailer byte (the kind) after it, and both encrypted there in
+    /// one call (`AEADKey.seal(nonce:plaintext:trailer:into:)`); nothing is zeroed first.
     public mutating func seal(_ kind: FrameKind, body: UnsafeRawBufferPointer) -> [UInt8] {
         let records = Self.recordCount(bodyBytes: body.count)
         let total = Self.sealedSize(bodyBytes: body.count)
