@@ -18,6 +18,10 @@ struct AEADTrailerTests {
             case .overlappingBeforeTheStart: "starting k bytes before the output"
             }
         }
+        /// The offsets `k` tried for this layout (`sealed`), for a plaintext of `count` bytes.
+        func offsets(count: Int) -> [Int] {
+            self == .apart || self == .inPlace ? [0] : [1, 3, max(1, count / 2)]
+        }
     }
 
     /// `plaintext ‖ trailer` sealed by `seal(nonce:plaintext:trailer:into:)` with the plaintext
@@ -44,16 +48,16 @@ struct AEADTrailerTests {
     func sameRecordAsSealingThePlaintextAndTrailerAsOneArray(cipher: AEADCipher) {
         let seed: UInt64 = 0x7EA1_0000 &+ UInt64(cipher == .chaChaPoly ? 1 : 2)
         var rng = SplitMix64(seed: seed)
-        let keyBytes = (0..<AEADCipher.keyBytes).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let keyBytes = rng.nextBytes(AEADCipher.keyBytes)
         let sealing = AEADKey(cipher, key: keyBytes, encrypting: true)
         let opening = AEADKey(cipher, key: keyBytes, encrypting: false)
         for count in [0, 1, 2, 15, 16, 17, 63, 64, 65, 1000, Int.random(in: 1...20_000, using: &rng)] {
-            let plaintext = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let plaintext = Array(rng.nextBytes((count + 7) / 8 * 8).prefix(count))
             let trailer = UInt8.random(in: 0...255, using: &rng), nonce = rng.next() >> 1
             let expected = sealing.seal(nonce: nonce, plaintext + [trailer])
             #expect(opening.open(nonce: nonce, expected) == plaintext + [trailer], "seed \(seed): \(count) bytes")
             for layout in Layout.allCases {
-                for k in layout == .overlappingAfterTheStart || layout == .overlappingBeforeTheStart ? [1, 3, max(1, count / 2)] : [0] {
+                for k in layout.offsets(count: count) {
                     let got = Self.sealed(sealing, nonce: nonce, plaintext, trailer: trailer, layout, k: k)
                     #expect(got == expected, "seed \(seed) \(cipher): \(count) bytes, plaintext \(layout), k = \(k)")
                 }

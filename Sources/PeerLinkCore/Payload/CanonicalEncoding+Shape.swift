@@ -41,9 +41,7 @@ extension CanonicalEncoding {
             r = ByteReader(r.bytes, offset: start)
         }
         let value = try decode(from: &r, depth: 0)
-        if case .dictionary(let d) = value, d.count <= maxShapeKeys {
-            shape = record(d, in: r.bytes, from: start)
-        }
+        if case .dictionary(let d) = value { shape = record(d, in: r.bytes, from: start) }
         return value
     }
 
@@ -109,7 +107,8 @@ extension CanonicalEncoding {
     }
 
     /// The shape of `d`, just decoded from the canonical bytes at `start` in `bytes`: where its
-    /// keys lie (the bytes were checked by the decoder; nil if they do not read again).
+    /// keys lie (the bytes were checked by the decoder; nil if they do not read again, or for
+    /// more than `maxShapeKeys` keys).
     private static func record(_ d: [String: PlistValue], in bytes: [UInt8], from start: Int) -> DictionaryShape? {
         var r = ByteReader(bytes, offset: start)
         var keys: [Range<Int>] = []
