@@ -10,26 +10,31 @@ extension ReplicaState {
     ///   time: `ReplicaSync.ownStoreWentBack`).
     public func changes(after baseSeq: UInt64, excludingWriter: UInt16?, wholeRecords: Bool = false) -> [DeltaRecord] {
         var out: [DeltaRecord] = []
-        for s in slots where s.isUsed && s.entry.maxSeq > baseSeq {
-            if let t = s.entry.tombstone {
-                if t.seq > baseSeq, t.stamp.replica != excludingWriter {
-                    out.append(DeltaRecord(key: s.key, fields: [], tombstone: t.stamp))
+        // Slots and registers read in place: `for s in slots` copied each slot, retaining and
+        // releasing its key and registers, thousands of them after a workout.
+        slots.withUnsafeBufferPointer { slots in
+            for i in slots.indices where slots[i].isUsed && slots[i].entry.maxSeq > baseSeq {
+                if let t = slots[i].entry.tombstone {
+                    if t.seq > baseSeq, t.stamp.replica != excludingWriter {
+                        out.append(DeltaRecord(key: slots[i].key, fields: [], tombstone: t.stamp))
+                    }
+                    continue
                 }
-                continue
+                slots[i].entry.registers.withUnsafeBufferPointer { registers in
+                    var excluded = excludingWriter
+                    if wholeRecords, let writer = excluded, registers.contains(where: { $0.register.stamp.replica != writer }) {
+                        excluded = nil
+                    }
+                    var fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)] = []
+                    for f in registers.indices where registers[f].register.seq > baseSeq && registers[f].register.stamp.replica != excluded {
+                        // Room for every register at the first one sent: appending five fields one
+                        // by one grew the array three times.
+                        if fields.isEmpty { fields.reserveCapacity(registers.count) }
+                        fields.append((name: registers[f].name, value: registers[f].register.value, stamp: registers[f].register.stamp))
+                    }
+                    if !fields.isEmpty { out.append(DeltaRecord(key: slots[i].key, fields: fields, tombstone: nil)) }
+                }
             }
-            var fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)] = []
-            var excluded = excludingWriter
-            if wholeRecords, let writer = excluded, s.entry.registers.contains(where: { $0.register.stamp.replica != writer }) {
-                excluded = nil
-            }
-            for f in s.entry.registers where f.register.seq > baseSeq && f.register.stamp.replica != excluded {
-                // Room for every register at the first one sent: appending five fields one by
-                // one grew the array three times.
-                if fields.isEmpty { fields.reserveCapacity(s.entry.registers.count) }
-                fields.append((name: f.name, value: f.register.value, stamp: f.register.stamp))
-            }
-            if fields.isEmpty { continue }
-            out.append(DeltaRecord(key: s.key, fields: fields, tombstone: nil))
         }
         out.sort { $0.key < $1.key }
         return out
