@@ -140,10 +140,10 @@ struct ProtocolDocumentTests {
         func stamp(_ wall: Int64, _ counter: UInt32, _ replica: UInt16) -> HLCTimestamp { HLCTimestamp(wallMs: wall, counter: counter, replica: replica) }
         var store = ReplicaState(replica: 2, schema: .fitnessAndCountdown)
         store.apply([
-            DeltaRecord(key: RecordKey("workout", "w1"), fields: [("title", "朝ラン", stamp(1_780_000_002_000, 0, 1)),
-                                                                  ("kcal", 130, stamp(1_780_000_000_000, 2, 2))], tombstone: nil),
-            DeltaRecord(key: RecordKey("goal", "g10"), fields: [("title", "Marathon", stamp(1_780_000_000_000, 0, 2)),
-                                                                 ("target", 42, stamp(1_780_000_000_500, 1, 2))], tombstone: nil),
+            DeltaRecord(key: RecordKey("workout", "w1"), fields: [DeltaField(name: "title", value: "朝ラン", stamp: stamp(1_780_000_002_000, 0, 1)),
+                                                                            DeltaField(name: "kcal", value: 130, stamp: stamp(1_780_000_000_000, 2, 2))], tombstone: nil),
+            DeltaRecord(key: RecordKey("goal", "g10"), fields: [DeltaField(name: "title", value: "Marathon", stamp: stamp(1_780_000_000_000, 0, 2)),
+                                                                           DeltaField(name: "target", value: 42, stamp: stamp(1_780_000_000_500, 1, 2))], tombstone: nil),
             DeltaRecord(key: RecordKey("goal", "g11"), fields: [], tombstone: stamp(1_780_000_001_000, 0, 1)),
         ], wallMs: 1_780_000_003_000)
         let records = store.changes(after: 0, excludingWriter: nil)

@@ -66,8 +66,8 @@ struct MergeLawTests {
     @Test func equalStampsWithDifferentValuesPickTheSameValueInEitherOrder() {
         let key = ReplicaFixture.goal(1)
         let stamp = HLCTimestamp(wallMs: ReplicaFixture.start, counter: 0, replica: 2)
-        let x = DeltaRecord(key: key, fields: [(name: "title", value: "before reset", stamp: stamp)], tombstone: nil)
-        let y = DeltaRecord(key: key, fields: [(name: "title", value: "after reset", stamp: stamp)], tombstone: nil)
+        let x = DeltaRecord(key: key, fields: [DeltaField(name: "title", value: "before reset", stamp: stamp)], tombstone: nil)
+        let y = DeltaRecord(key: key, fields: [DeltaField(name: "title", value: "after reset", stamp: stamp)], tombstone: nil)
         let xy = Self.merged([[x], [y]]), yx = Self.merged([[y], [x]])
         #expect(xy.digest() == yx.digest())
         #expect(xy.fields(key)?["title"] == yx.fields(key)?["title"])
@@ -76,7 +76,7 @@ struct MergeLawTests {
     @Test func aDeleteWinsOverAnEditStampedLater() {
         let key = ReplicaFixture.goal(1)
         let delete = DeltaRecord(key: key, fields: [], tombstone: HLCTimestamp(wallMs: ReplicaFixture.start, counter: 0, replica: 1))
-        let edit = DeltaRecord(key: key, fields: [(name: "title", value: "x", stamp: HLCTimestamp(wallMs: ReplicaFixture.start + 99_999, counter: 0, replica: 2))], tombstone: nil)
+        let edit = DeltaRecord(key: key, fields: [DeltaField(name: "title", value: "x", stamp: HLCTimestamp(wallMs: ReplicaFixture.start + 99_999, counter: 0, replica: 2))], tombstone: nil)
         for order in [[[delete], [edit]], [[edit], [delete]]] {
             let s = Self.merged(order)
             #expect(s.fields(key) == nil && s.isDeleted(key))
@@ -136,7 +136,7 @@ struct MergeLawTests {
         b.delete(ReplicaFixture.goal(4), wallMs: ReplicaFixture.start)
         #expect(a.digest() == b.digest(), "tombstones and local seqs are not part of the visible state")
         var c = b
-        c.apply([DeltaRecord(key: ReplicaFixture.goal(2), fields: [(name: "title", value: "y2", stamp: HLCTimestamp(wallMs: ReplicaFixture.start + 1, counter: 0, replica: 1))], tombstone: nil)], wallMs: ReplicaFixture.start)
+        c.apply([DeltaRecord(key: ReplicaFixture.goal(2), fields: [DeltaField(name: "title", value: "y2", stamp: HLCTimestamp(wallMs: ReplicaFixture.start + 1, counter: 0, replica: 1))], tombstone: nil)], wallMs: ReplicaFixture.start)
         #expect(c.digest() != b.digest(), "one changed value changes the digest")
         var e = b
         e.set(ReplicaFixture.goal(5), [:], wallMs: ReplicaFixture.start)

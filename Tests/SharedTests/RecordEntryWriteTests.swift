@@ -49,8 +49,9 @@ struct RecordEntryEquivalentNameTests {
     @Test func aMergedRecordWithEquivalentNamesKeepsOneRegister() {
         var state = ReplicaState(replica: 2, schema: ReplicaSchema())
         let key = RecordKey("goal", "g1")
-        let fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)] = [
-            ("a", 1, Self.stamp), ("e\u{301}", 2, Self.stamp), ("\u{e9}", 3, Self.stamp),
+        let fields = [
+            DeltaField(name: "a", value: 1, stamp: Self.stamp), DeltaField(name: "e\u{301}", value: 2, stamp: Self.stamp),
+            DeltaField(name: "\u{e9}", value: 3, stamp: Self.stamp),
         ]
         state.merge(DeltaRecord(key: key, fields: fields, tombstone: nil), wallMs: 2_000)
         #expect(state.entry(key)?.registers.count == 2)

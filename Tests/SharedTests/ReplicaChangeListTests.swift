@@ -38,7 +38,7 @@ struct ReplicaChangeListTests {
                     peerCounter += 1
                     let stamp = HLCTimestamp(wallMs: now - Int64(rng.below(3)) * 5_000, counter: peerCounter, replica: 2)
                     let r = rng.chance(0.5) ? DeltaRecord(key: key, fields: [], tombstone: stamp)
-                        : DeltaRecord(key: key, fields: [(name: "title", value: ReplicaFixture.value(&rng), stamp: stamp)], tombstone: nil)
+                        : DeltaRecord(key: key, fields: [DeltaField(name: "title", value: ReplicaFixture.value(&rng), stamp: stamp)], tombstone: nil)
                     s.merge(r, wallMs: now)
                 case 4: s.collectTombstones(upTo: s.seq)
                 case 5: s.collectTombstone(key)

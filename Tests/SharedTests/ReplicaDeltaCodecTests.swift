@@ -19,10 +19,10 @@ struct ReplicaDeltaCodecTests {
             if rng.below(5) == 0 {
                 records.append(DeltaRecord(key: key, fields: [], tombstone: stamp()))
             } else {
-                var fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)] = []
+                var fields: [DeltaField] = []
                 for n in 0..<(1 + rng.below(4)) {
                     let value: PlistValue = [.int(Int64(rng.below(128))), .int(-1), .int(Int64.max), .int(128), ReplicaFixture.value(&rng), .data([1, 2, 3]), .dictionary(["a": 1, "b": [true]])][rng.below(7)]
-                    fields.append((name: ["title", "v", "名前"][n % 3] + (n >= 3 ? "\(n)" : ""), value: value, stamp: stamp()))
+                    fields.append(DeltaField(name: ["title", "v", "名前"][n % 3] + (n >= 3 ? "\(n)" : ""), value: value, stamp: stamp()))
                 }
                 records.append(DeltaRecord(key: key, fields: fields, tombstone: nil))
             }
@@ -51,8 +51,8 @@ struct ReplicaDeltaCodecTests {
     @Test(arguments: ["zq-plain-id", "zq-目標-7"])
     func recordIdsAreValidUTF8OrRefused(id: String) throws {
         let stamp = HLCTimestamp(wallMs: ReplicaFixture.start, counter: 0, replica: 1)
-        let records = [DeltaRecord(key: RecordKey("goal", "zq-"), fields: [(name: "v", value: .int(1), stamp: stamp)], tombstone: nil),
-                       DeltaRecord(key: RecordKey("goal", id), fields: [(name: "v", value: .int(2), stamp: stamp)], tombstone: nil)]
+        let records = [DeltaRecord(key: RecordKey("goal", "zq-"), fields: [DeltaField(name: "v", value: .int(1), stamp: stamp)], tombstone: nil),
+                       DeltaRecord(key: RecordKey("goal", id), fields: [DeltaField(name: "v", value: .int(2), stamp: stamp)], tombstone: nil)]
         let d = ReplicaDelta(origin: 1, incarnation: 5, baseSeq: 0, upToSeq: 2, ackIncarnation: 0, ackSeq: 0, part: 0, partCount: 1, records: records)
         let bytes = ReplicaDeltaCodec.encode(d)
         #expect(try ReplicaDeltaCodec.decode(bytes).records.map(\.key.id) == ["zq-", id])
@@ -69,11 +69,11 @@ struct ReplicaDeltaCodecTests {
     @Test func namesThatChangePlaceAndAlternatingWritersRoundTrip() throws {
         func s(_ wall: Int64, _ replica: UInt16) -> HLCTimestamp { HLCTimestamp(wallMs: ReplicaFixture.start + wall, counter: 0, replica: replica) }
         let records = [
-            DeltaRecord(key: RecordKey("sample", "a"), fields: [("b", 1, s(1, 1)), ("a", 2, s(2, 2))], tombstone: nil),
-            DeltaRecord(key: RecordKey("sample", "b"), fields: [("a", 3, s(3, 1)), ("b", 4, s(4, 1)), ("c", 5, s(5, 2))], tombstone: nil),
+            DeltaRecord(key: RecordKey("sample", "a"), fields: [DeltaField(name: "b", value: 1, stamp: s(1, 1)), DeltaField(name: "a", value: 2, stamp: s(2, 2))], tombstone: nil),
+            DeltaRecord(key: RecordKey("sample", "b"), fields: [DeltaField(name: "a", value: 3, stamp: s(3, 1)), DeltaField(name: "b", value: 4, stamp: s(4, 1)), DeltaField(name: "c", value: 5, stamp: s(5, 2))], tombstone: nil),
             DeltaRecord(key: RecordKey("sample", "c"), fields: [], tombstone: s(6, 40_000)),
-            DeltaRecord(key: RecordKey("sample", "d"), fields: [("c", 6, s(7, 2))], tombstone: nil),
-            DeltaRecord(key: RecordKey("workout", "e"), fields: [("c", 7, s(8, 1)), ("b", 8, s(9, 40_000)), ("a", "x", s(10, 2))], tombstone: nil),
+            DeltaRecord(key: RecordKey("sample", "d"), fields: [DeltaField(name: "c", value: 6, stamp: s(7, 2))], tombstone: nil),
+            DeltaRecord(key: RecordKey("workout", "e"), fields: [DeltaField(name: "c", value: 7, stamp: s(8, 1)), DeltaField(name: "b", value: 8, stamp: s(9, 40_000)), DeltaField(name: "a", value: "x", stamp: s(10, 2))], tombstone: nil),
         ]
         let d = ReplicaDelta(origin: 1, incarnation: 9, baseSeq: 0, upToSeq: 5, ackIncarnation: 0, ackSeq: 0, part: 0, partCount: 1, records: records)
         #expect(try ReplicaDeltaCodec.decode(ReplicaDeltaCodec.encode(d)).records == records)

@@ -36,7 +36,7 @@ struct ReplicaPersistenceTests {
         s.put(CountdownGoal(id: "g1", title: "試験", targetDate: CivilDate(year: 2026, month: 2, day: 1), isAgeGoal: false, createdMs: t, priority: 1), wallMs: t + 1)
         s.set(ReplicaFixture.goal(2), field: "title", to: "gone", wallMs: t + 2)
         s.delete(ReplicaFixture.goal(2), wallMs: t + 3)
-        s.merge(DeltaRecord(key: ReplicaFixture.sample(1), fields: [(name: "value", value: 3.5, stamp: HLCTimestamp(wallMs: t + 9, counter: 2, replica: 1))], tombstone: nil), wallMs: t + 4)
+        s.merge(DeltaRecord(key: ReplicaFixture.sample(1), fields: [DeltaField(name: "value", value: 3.5, stamp: HLCTimestamp(wallMs: t + 9, counter: 2, replica: 1))], tombstone: nil), wallMs: t + 4)
         var p = ReplicaSync.Persistent(incarnation: 77)
         p.peerIncarnation = 88; p.peerWatermark = 5; p.ackedByPeer = 3; p.inFlightUpTo = 4; p.inFlightPartsLeft = 2; p.owesAck = true; p.sendWholeRecords = true
         return (s, p)

@@ -115,7 +115,7 @@ struct ReplicaResetTests {
     @Test func aDeltaFromAnotherReplicaIdIsIgnored() {
         var (phone, _) = syncedPair()
         let foreign = ReplicaDelta(origin: 7, incarnation: 5, baseSeq: 0, upToSeq: 1, ackIncarnation: 0, ackSeq: 0,
-                                   records: [DeltaRecord(key: ReplicaFixture.goal(90), fields: [(name: "title", value: "x", stamp: HLCTimestamp(wallMs: t, counter: 0, replica: 7))], tombstone: nil)])
+                                   records: [DeltaRecord(key: ReplicaFixture.goal(90), fields: [DeltaField(name: "title", value: "x", stamp: HLCTimestamp(wallMs: t, counter: 0, replica: 7))], tombstone: nil)])
         let r = phone.sync.receive(foreign, into: &phone.state, wallMs: t)
         #expect(r.ignored == .wrongOrigin(7) && phone.state.fields(ReplicaFixture.goal(90)) == nil)
     }

@@ -1,23 +1,34 @@
+/// One field write in a delta record: the field's name, its value and the write's stamp.
+///
+/// A struct rather than a tuple: an array of `(name:value:stamp:)` tuples was copied and
+/// destroyed through the runtime's generic tuple functions, field by field, in every merge
+/// and every release of a delta (about 18 M instructions of the one-hour workout).
+public struct DeltaField: Sendable, Equatable {
+    public var name: String
+    public var value: PlistValue
+    public var stamp: HLCTimestamp
+
+    public init(name: String, value: PlistValue, stamp: HLCTimestamp) {
+        self.name = name
+        self.value = value
+        self.stamp = stamp
+    }
+}
+
 /// One record in a delta: the fields the receiver may lack, or a tombstone.
 public struct DeltaRecord: Sendable, Equatable {
     /// The record.
     public var key: RecordKey
     /// Field writes: name, value and the write's stamp.
-    public var fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)]
+    public var fields: [DeltaField]
     /// The delete's stamp, when the record is deleted (then `fields` is empty).
     public var tombstone: HLCTimestamp?
 
     /// Makes a delta record.
-    public init(key: RecordKey, fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)], tombstone: HLCTimestamp?) {
+    public init(key: RecordKey, fields: [DeltaField], tombstone: HLCTimestamp?) {
         self.key = key
         self.fields = fields
         self.tombstone = tombstone
-    }
-
-    /// Same key, tombstone and fields in the same order.
-    public static func == (a: DeltaRecord, b: DeltaRecord) -> Bool {
-        a.key == b.key && a.tombstone == b.tombstone && a.fields.count == b.fields.count
-            && zip(a.fields, b.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value && $0.stamp == $1.stamp }
     }
 }
 

@@ -248,13 +248,13 @@ public enum ReplicaDeltaCodec {
                 let tomb: HLCTimestamp? = shape & 1 == 1 ? try stamp() : nil
                 let fieldCount = shape >> 1
                 guard fieldCount <= UInt64(r.remaining) else { throw .lengthTooLarge(fieldCount) }
-                var fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)] = []
+                var fields: [DeltaField] = []
                 fields.reserveCapacity(Int(fieldCount))
                 for _ in 0..<fieldCount {
                     let ni = try r.readVarint()
                     guard ni < UInt64(names.count) else { throw .malformed("bad field name index") }
                     let s = try stamp()
-                    fields.append((name: names[Int(ni)], value: try readValue(&r), stamp: s))
+                    fields.append(DeltaField(name: names[Int(ni)], value: try readValue(&r), stamp: s))
                 }
                 records.append(DeltaRecord(key: RecordKey(collection, id), fields: fields, tombstone: tomb))
             }

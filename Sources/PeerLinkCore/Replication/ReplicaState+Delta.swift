@@ -25,12 +25,12 @@ extension ReplicaState {
                     if wholeRecords, let writer = excluded, registers.contains(where: { $0.register.stamp.replica != writer }) {
                         excluded = nil
                     }
-                    var fields: [(name: String, value: PlistValue, stamp: HLCTimestamp)] = []
+                    var fields: [DeltaField] = []
                     for f in registers.indices where registers[f].register.seq > baseSeq && registers[f].register.stamp.replica != excluded {
                         // Room for every register at the first one sent: appending five fields one
                         // by one grew the array three times.
                         if fields.isEmpty { fields.reserveCapacity(registers.count) }
-                        fields.append((name: registers[f].name, value: registers[f].register.value, stamp: registers[f].register.stamp))
+                        fields.append(DeltaField(name: registers[f].name, value: registers[f].register.value, stamp: registers[f].register.stamp))
                     }
                     if !fields.isEmpty { out.append(DeltaRecord(key: slots[i].key, fields: fields, tombstone: nil)) }
                 }

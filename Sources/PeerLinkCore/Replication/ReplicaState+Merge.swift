@@ -65,7 +65,7 @@ extension ReplicaState {
     /// Merges one record given as fields by name (see `merge(_:wallMs:)`).
     @discardableResult
     public mutating func merge(_ key: RecordKey, fields incoming: [String: (value: PlistValue, stamp: HLCTimestamp)], tombstone: HLCTimestamp?, wallMs: Int64) -> Bool {
-        let fields = incoming.map { (name: $0.key, value: $0.value.value, stamp: $0.value.stamp) }
+        let fields = incoming.map { DeltaField(name: $0.key, value: $0.value.value, stamp: $0.value.stamp) }
         return merge(DeltaRecord(key: key, fields: fields, tombstone: tombstone), wallMs: wallMs)
     }
 
