@@ -231,19 +231,18 @@ public enum ReplicaDeltaCodec {
             let n = try r.readVarint()
             guard n <= UInt64(r.remaining) else { throw .lengthTooLarge(n) }
             records.reserveCapacity(records.count + Int(n))
-            var previous: [UInt8] = []
+            // The previous id's bytes, then this id's: its shared bytes kept and the suffix
+            // appended in place (a copy of the previous id per record cost two allocations).
+            var idBytes: [UInt8] = []
             for _ in 0..<n {
                 let head = try r.readVarint()
                 let shared = head >> 4
                 var suffix = head & 15
                 if suffix == 15 { suffix = try r.readVarint() }
-                guard shared <= UInt64(previous.count), suffix <= UInt64(r.remaining) else { throw .malformed("bad record id") }
-                // The previous id's shared bytes and the suffix, in one array.
-                var idBytes = previous
-                idBytes.removeSubrange(Int(shared)...)
+                guard shared <= UInt64(idBytes.count), suffix <= UInt64(r.remaining) else { throw .malformed("bad record id") }
+                idBytes.removeLast(idBytes.count - Int(shared))
                 idBytes.append(contentsOf: try r.readBytes(Int(suffix)))
                 guard let id = idBytes.withUnsafeBufferPointer({ ByteReader.string(validatingUTF8: $0) }) else { throw .invalidUTF8 }
-                previous = idBytes
                 let shape = try r.readVarint()
                 let tomb: HLCTimestamp? = shape & 1 == 1 ? try stamp() : nil
                 let fieldCount = shape >> 1
