@@ -26,11 +26,8 @@ public enum ReplicaPersistence {
         if state.dirtySlots.isEmpty, state.removedKeys.isEmpty, state.gravesAdded.isEmpty, state.gravesRemoved.isEmpty,
            inputs == state.persistedMetaInputs { return }
         defer { state.persistedMetaInputs = inputs }
-        let (changed, removed) = state.drainChanges()
-        for key in changed {
-            guard let e = state.entry(key) else { continue }
-            batch.put(records, encodeKey(key), encodeEntry(e))
-        }
+        let (changed, removed) = state.drainChangedSlots()
+        for i in changed { batch.put(records, encodeKey(state.slots[i].key), encodeEntry(state.slots[i].entry)) }
         for key in removed { batch.delete(records, encodeKey(key)) }
         let graveChanges = state.drainGraveChanges()
         for key in graveChanges.added {
