@@ -84,6 +84,10 @@ public struct NodeCommand: Sendable, Equatable {
     /// most of a scenario step's parse).
     static func words(plainASCIILine bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var words: [String] = []
+        // Room for every word at once (`hr 140` grew the array twice).
+        var spaces = 0
+        for b in bytes where b == UInt8(ascii: " ") { spaces += 1 }
+        words.reserveCapacity(spaces + 1)
         var start = 0
         for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: " ") {
             if i > start { words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)) }
