@@ -8,8 +8,10 @@ struct LocalKeyRowsTests {
     @Test func everyRowIsItsKeysUTF8WhateverWasKeptBefore() {
         // More distinct keys than are kept, repeated and interleaved, short and long (a long
         // string is stored apart), ASCII and not.
-        let keys = ["live", "link", "workout.snapshot", "workout.chunk.0", "workout.chunk.1", "名前", "e\u{301}", "", "a",
-                    "a-key-longer-than-fifteen-bytes"]
+        // "e\u{301}" and "\u{e9}" are equal strings (canonically equivalent) with different
+        // UTF-8: each must get its own bytes.
+        let keys = ["live", "link", "workout.snapshot", "workout.chunk.0", "workout.chunk.1", "名前", "e\u{301}", "\u{e9}", "",
+                    "a", "a-key-longer-than-fifteen-bytes"]
         for seed: UInt64 in [1, 2, 3] {
             var rng = SplitMix64(seed: seed)
             var rows = LocalKeyRows()
@@ -33,5 +35,12 @@ struct LocalKeyRowsTests {
         let again = rows.row("live.workout")
         #expect(again == live)
         #expect(address(again) != address(live))
+    }
+
+    @Test func equalStringsWithDifferentBytesAreDifferentRows() {
+        var rows = LocalKeyRows()
+        #expect(rows.row("\u{e9}") == [0xC3, 0xA9])
+        #expect(rows.row("e\u{301}") == [0x65, 0xCC, 0x81])
+        #expect(rows.row("\u{e9}") == [0xC3, 0xA9])
     }
 }
