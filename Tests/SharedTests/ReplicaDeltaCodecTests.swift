@@ -113,6 +113,34 @@ struct ReplicaDeltaCodecTests {
         #expect(throws: ByteReaderError.malformed("bad stamp")) { try ReplicaDeltaCodec.decode(w.bytes) }
     }
 
+    /// A part of two `goal` records whose ids are written as (shared, suffix) against the
+    /// previous id of the collection, each with one field `v` = 1.
+    static func twoRecordPart(_ first: (shared: UInt64, suffix: String), _ second: (shared: UInt64, suffix: String)) -> [UInt8] {
+        var w = ByteWriter()
+        w.writeByte(2); w.writeVarint(1); w.writeUInt64BE(1); w.writeVarint(0); w.writeSignedVarint(0)
+        w.writeUInt64BE(0); w.writeVarint(0); w.writeByte(0)
+        w.writeSignedVarint(0)  // base wall
+        w.writeVarint(1); w.writeVarint(1)  // writers
+        w.writeVarint(1); w.writeString("v")  // names
+        w.writeVarint(1); w.writeString("goal"); w.writeVarint(2)
+        for id in [first, second] {
+            w.writeVarint(id.shared << 4 | UInt64(id.suffix.utf8.count)); w.writeBytes(Array(id.suffix.utf8))
+            w.writeVarint(2); w.writeVarint(0); w.writeVarint(0); w.writeVarint(0); w.writeByte(0x81)
+        }
+        return w.bytes
+    }
+
+    /// Ids share bytes with the previous id of their collection, never more than it has: the
+    /// first id of a collection shares none.
+    @Test func anIdSharingMoreThanThePreviousIdHasIsRefused() throws {
+        let ok = try ReplicaDeltaCodec.decode(Self.twoRecordPart((0, "ab"), (1, "c")))
+        #expect(ok.records.map(\.key.id) == ["ab", "ac"])
+        #expect(throws: ByteReaderError.malformed("bad record id")) { try ReplicaDeltaCodec.decode(Self.twoRecordPart((1, "ab"), (1, "c"))) }
+        #expect(throws: ByteReaderError.malformed("bad record id")) { try ReplicaDeltaCodec.decode(Self.twoRecordPart((0, "ab"), (3, "c"))) }
+        // Sharing all of the previous id is allowed.
+        #expect(try ReplicaDeltaCodec.decode(Self.twoRecordPart((0, "ab"), (2, "c"))).records.map(\.key.id) == ["ab", "abc"])
+    }
+
     @Test func aThousandSmallRecordsFitInSixteenKilobytes() {
         var s = ReplicaState(replica: 1, schema: .fitnessAndCountdown)
         for i in 0..<1_000 {
