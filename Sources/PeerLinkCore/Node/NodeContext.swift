@@ -17,7 +17,7 @@ public struct NodeContext: Sendable {
     var batch = WriteBatch()
     /// The app's own durable values (not replicated), loaded at launch.
     public internal(set) var local = LocalValues()
-    /// The row keys of the local values written lately.
+    /// The row keys (UTF-8) of the local values written lately.
     var localKeyRows = LocalKeyRows()
     /// Log lines produced during the current event.
     var logs: [(LogLevel, String)] = []
@@ -99,15 +99,10 @@ public struct NodeContext: Sendable {
     public mutating func setLocal(_ key: String, _ value: PlistValue?) {
         local.set(key, value)
         if let value {
-            batch.put(Self.localTable, keyBytes(key), CanonicalEncoding.encode(value))
+            batch.put(Self.localTable, localKeyRows.row(key), CanonicalEncoding.encode(value))
         } else {
-            batch.delete(Self.localTable, keyBytes(key))
+            batch.delete(Self.localTable, localKeyRows.row(key))
         }
-    }
-
-    /// A local key's UTF-8 as the store's row key (the last few kept: `LocalKeyRows`).
-    mutating func keyBytes(_ key: String) -> [UInt8] {
-        localKeyRows.row(key)
     }
 
     /// Stores one of the app's own durable values given as its canonical bytes, written
@@ -116,7 +111,7 @@ public struct NodeContext: Sendable {
     public mutating func setLocal(_ key: String, encoded: [UInt8]) {
         assert((try? CanonicalEncoding.decode(encoded)) != nil, "the bytes given for \(key) are not a canonical encoding")
         local.set(key, encoded: encoded)
-        batch.put(Self.localTable, keyBytes(key), encoded)
+        batch.put(Self.localTable, localKeyRows.row(key), encoded)
     }
 
     // MARK: - Log
