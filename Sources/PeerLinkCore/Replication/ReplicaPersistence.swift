@@ -81,9 +81,12 @@ public enum ReplicaPersistence {
             w.writeByte(0)
         }
         w.writeVarint(UInt64(e.registers.count))
-        for f in e.registers {
-            w.writeString(f.name); writeStamp(f.register.stamp, &w); w.writeVarint(f.register.seq)
-            CanonicalEncoding.encode(f.register.value, into: &w)
+        // The registers read in place (a copy of each retained and released its name and value).
+        e.registers.withUnsafeBufferPointer { registers in
+            for f in registers.indices {
+                w.writeString(registers[f].name); writeStamp(registers[f].register.stamp, &w); w.writeVarint(registers[f].register.seq)
+                CanonicalEncoding.encode(registers[f].register.value, into: &w)
+            }
         }
         return w.bytes
     }
