@@ -9,7 +9,8 @@ enum CountdownModel {
     static func check(_ run: WorkloadRun, driver: ScenarioDriver) throws -> [String] {
         var problems: [String] = []
         for (name, id) in run.reusedIDs.sorted(by: { $0.key < $1.key }) {
-            // Legitimate only when the goal may have been lost with a damaged store.
+            // Legitimate only when a damaged store of the node that added the goal may have
+            // lost it, or its id counter (the goal's id handed out again once its grave went).
             let add = run.entries.first { e in if case .goalAdd(name, _) = e.op.action { e.accepted } else { false } }
             let reusedByARolledBackStore = run.collidingAdds.contains { newer in run.ids[newer] == id || run.reusedIDs[newer] == id }
             if let add, run.isCertain(add.op.role, atMs: add.atMs), !reusedByARolledBackStore {

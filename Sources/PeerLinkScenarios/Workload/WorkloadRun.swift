@@ -18,8 +18,8 @@ public final class WorkloadRun {
     public private(set) var entries: [Entry] = []
     /// The node id of each workload goal (from its `goal-add`).
     var ids: [String: String] = [:]
-    /// Goals whose id a later `goal-add` was given again (their goal gone from every store),
-    /// with that id.
+    /// Goals whose id a later `goal-add`, or the scenario's own `goal add`, was given again
+    /// (their goal gone from every store, or deleted with its grave dropped), with that id.
     var reusedIDs: [String: String] = [:]
     /// Goals whose `goal-add` got an id an earlier goal had, on a node whose store had been
     /// rolled back: a rolled-back store hands out ids the peer used (docs/PHONE.md's known
@@ -128,6 +128,17 @@ public final class WorkloadRun {
         let after = try read()
         for (i, k) in keys.enumerated() {
             let name = "\(k.0)/\(k.1)"
+            if kind == .countdown, let now = after[i], now["deleted"] != true, before[i] == nil || before[i]?["deleted"] == true {
+                // The scenario's own `goal add` was given a workload goal's id: the goal that had
+                // it deleted, its grave dropped after 90 days and the node's id counter lost with
+                // a damaged store (docs/SCENARIOS.md, *Graves*). As when a workload `goal-add`
+                // is given one, that goal's name follows no id now, and the model asks whether a
+                // damaged store can have lost its id.
+                for (other, old) in ids where old == k.1 {
+                    ids[other] = nil
+                    reusedIDs[other] = old
+                }
+            }
             if after[i]?["deleted"] == true, before[i]?["deleted"] != true {
                 foreign[name + "#deleted", default: []].append((role, nowMs, HLCTimestamp(wallMs: 0, counter: 0, replica: 0), true))
             }

@@ -1,0 +1,136 @@
+import Testing
+@testable import PeerLinkCore
+@testable import PeerLinkScenarios
+import PeerLinkSim
+import PhoneWatch
+
+/// A goal id handed out again by the scenario's own `goal add` (docs/SCENARIOS.md, *Graves*):
+/// found by a 300-seed countdown sweep of `graves-expire-after-90-days.scenario` from seed
+/// 900001, beyond the seeds CI runs. The phone adds a workload goal (goal-3), the watch deletes
+/// it, the phone's store is found corrupt and rebuilt from the watch (its id counter starts
+/// over), both clocks move 101 days on and both graves are dropped; the scenario's `phone goal
+/// add Latest` then takes goal-3 again. The model read that as the deleted goal come back.
+@Suite("Goal ids handed out again, found by sweeps")
+struct GoalIDReuseSweepTests {
+    static let file = SimTest.repositoryRoot + "/scenarios/graves-expire-after-90-days.scenario"
+    static let ops = "@1m43s phone goal-add G3 2026-09-26; @1m47s watch goal-delete G3"
+
+    static func options() -> SweepOptions {
+        var o = SweepOptions()
+        o.workload = .countdown
+        return o
+    }
+
+    /// Runs the scenario with `faults` and `ops` as the sweep does (seed 900132), keeping the
+    /// workload's record of the run.
+    static func run(faults: String) throws -> (outcome: SeedOutcome, workload: WorkloadRun) {
+        let scenario = try SimTest.load(file)
+        let f = try FaultSchedule.parse(faults), w = try WorkloadOps.parse(ops)
+        let outcome = SeedSweep.run(scenario, seed: 900132, faults: f, ops: w, options: options())
+        var o = SimOptions()
+        o.recordsTrace = false
+        o.networkSeed = 900132
+        let runner = ScenarioRunner(driver: PhoneWatchSimDriver(options: o))
+        runner.workload = WorkloadRun(kind: .countdown)
+        _ = runner.run(SeedSweep.faultedScenario(scenario, faults: f, ops: w, options: options()))
+        return (outcome, try #require(runner.workload))
+    }
+
+    /// Replay: `sync-sim sweep scenarios/graves-expire-after-90-days.scenario --seed 900132
+    /// --faults "@1m49s kill phone for 2m40s; @5m5s corrupt phone" --workload countdown --ops
+    /// "@1m43s phone goal-add G3 2026-09-26; @1m47s watch goal-delete G3"`. Before the model
+    /// knew the scenario's adds could be given a workload goal's id, it failed with "goal G3
+    /// (goal-3) on the phone: deleted, yet its record is live".
+    @Test func aDeletedGoalsIDGivenAgainAfterItsGraveAndTheCounterWentIsNotTheGoalBack() throws {
+        let (outcome, workload) = try Self.run(faults: "@1m49s kill phone for 2m40s; @5m5s corrupt phone")
+        #expect(outcome.passed, "\(outcome.problems)")
+        // The model saw the id go to another goal, and let it be: the store that had handed
+        // out goal-3 was damaged after it did.
+        #expect(workload.reusedIDs == ["G3": "goal-3"], "\(workload.reusedIDs)")
+        #expect(workload.ids["G3"] == nil)
+    }
+
+    /// Without the damaged store the phone keeps its id counter: the scenario's later goals
+    /// take new ids, the workload goal stays deleted and the model checks it as such.
+    @Test func withItsCounterKeptTheNodeGivesNoDeletedGoalsIDAgain() throws {
+        let (outcome, workload) = try Self.run(faults: "@1m49s kill phone for 2m40s")
+        #expect(outcome.passed, "\(outcome.problems)")
+        #expect(workload.reusedIDs.isEmpty, "\(workload.reusedIDs)")
+        #expect(workload.ids["G3"] == "goal-3")
+    }
+}
+
+/// The model's side of it, on a run built by hand: the scenario's `goal add` on the phone is
+/// given the id of a workload goal the phone added and the watch deleted. That is the goal's id
+/// handed out again, not the goal back; it is a problem unless a damaged store of the phone can
+/// have lost the id counter after the goal was added.
+@Suite("Goal ids handed out again: the countdown model")
+struct GoalIDReuseModelTests {
+    static let deleted: PlistValue = ["deleted": true, "stamp": [107_000, 0, 2]]
+    static let latest: PlistValue = [
+        "deleted": false, "fields": ["title": "Latest", "targetDate": "2026-12-24", "isAgeGoal": false],
+        "stamps": ["title": [8_726_880_000, 0, 1], "targetDate": [8_726_880_000, 0, 1], "isAgeGoal": [8_726_880_000, 0, 1]],
+    ]
+
+    /// The problems the model finds once the scenario's `goal add Latest` took goal-3 at 10 min,
+    /// with the store damages `damage` (role, virtual ms) noted.
+    static func problems(damage: [(DeviceRole, EpochMs)]) throws -> (problems: [String], run: WorkloadRun) {
+        let run = WorkloadRun(kind: .countdown)
+        var add = WorkloadRun.Entry(op: WorkloadOp(atMs: 103_000, role: .phone, action: .goalAdd(name: "G3", date: CivilDate(year: 2026, month: 9, day: 26))), atMs: 103_000)
+        add.accepted = true
+        var delete = WorkloadRun.Entry(op: WorkloadOp(atMs: 107_000, role: .watch, action: .goalDelete(name: "G3")), atMs: 107_000)
+        delete.accepted = true
+        run.append([add, delete])
+        run.ids["G3"] = "goal-3"
+        for (role, at) in damage { run.storeDamaged(role, atMs: at) }
+        let driver = ScriptedDriver()
+        driver.records["goal-3"] = deleted
+        _ = try run.aroundScenarioCommand(.phone, try #require(NodeCommand(line: "goal add Latest --date 2026-12-24")), driver: driver, nowMs: 600_000) {
+            driver.records["goal-3"] = latest
+            return []
+        }
+        return (try CountdownModel.check(run, driver: driver), run)
+    }
+
+    @Test func theIDGivenAgainAfterThePhonesStoreWasDamagedIsAccepted() throws {
+        let (problems, run) = try Self.problems(damage: [(.phone, 305_000)])
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(run.reusedIDs == ["G3": "goal-3"] && run.ids["G3"] == nil)
+    }
+
+    @Test func theIDGivenAgainWithNoDamagedStoreIsAProblem() throws {
+        for damage in [[], [(DeviceRole.watch, 305_000)], [(DeviceRole.phone, 50_000)]] as [[(DeviceRole, EpochMs)]] {
+            let (problems, _) = try Self.problems(damage: damage)
+            #expect(problems == ["goal G3: its id goal-3 was given to another goal, though no damaged store can have lost it"], "\(damage): \(problems)")
+        }
+    }
+}
+
+/// A driver that answers `query record goal ID` from `records` and `query goal ID title` from
+/// their titles: what the countdown model asks.
+final class ScriptedDriver: ScenarioDriver {
+    var records: [String: PlistValue] = [:]
+    var modeName: String { "scripted" }
+    func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError> {
+        let w = command.split(separator: " ").map(String.init)
+        if w.count == 4, w[0] == "query", w[1] == "record", w[2] == "goal", let r = records[w[3]] { return .success(r) }
+        if w.count == 4, w[0] == "query", w[1] == "goal", w[3] == "title", let r = records[w[2]], r["deleted"] != true,
+           let t = r["fields"]?["title"] { return .success(t) }
+        return .failure(NodeCallError(message: "no \(command)"))
+    }
+    func start(_ scenario: Scenario) throws {}
+    func stop(keepState: Bool) -> [String] { [] }
+    func settle() throws -> QuietState { QuietState(phoneConnected: true, watchConnected: true, nothingOutstanding: true, nextEventMs: nil) }
+    func advanceClocks(to ms: EpochMs, idleLink: Bool) throws {}
+    func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws {}
+    func setFaults(_ faults: LinkFaults) throws {}
+    func resetConnection() throws {}
+    func kill(_ role: DeviceRole) throws {}
+    func restart(_ role: DeviceRole) throws {}
+    func corruptStore(_ role: DeviceRole, seed: UInt64) throws {}
+    func rollBackStore(_ role: DeviceRole, seed: UInt64) throws -> Int { 0 }
+    func damagePartialFile(_ role: DeviceRole, path: String, committedBytes: Int64, seed: UInt64) throws -> String? { nil }
+    func injectStranger(_ bytes: [UInt8]) throws -> [UInt8] { [] }
+    func isRunning(_ role: DeviceRole) -> Bool { true }
+    func takeTimeline() -> [String] { [] }
+}
