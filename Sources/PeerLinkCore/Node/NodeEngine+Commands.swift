@@ -38,7 +38,7 @@ extension NodeEngine {
     }
 
     /// Values every node can answer: `digest`, `count COLLECTION`, `graves` (collected deletes
-    /// kept, ReplicaState+Graves.swift), `link.*`.
+    /// kept, ReplicaState+Graves.swift), `grave COLLECTION ID` (one of them), `link.*`.
     func engineQuery(_ path: [String]) -> PlistValue? {
         switch path.first {
         case "digest": return .string(ctx.replica.digestHex())
@@ -57,6 +57,9 @@ extension NodeEngine {
             return .int(Int64(ctx.replica.count(in: path[1])))
         case "graves" where path.count == 1:
             return .int(Int64(ctx.replica.graveCount))
+        case "grave" where path.count == 3:
+            // One collected delete: the stamp `[wallMs, counter, replica]` it is kept with.
+            return ctx.replica.graves[RecordKey(path[1], path[2])].map { [.int($0.wallMs), .int(Int64($0.counter)), .int(Int64($0.replica))] }
         case "link":
             // `link` and `link FIELD`; longer paths belong to the app.
             switch path.count {

@@ -95,11 +95,15 @@ public final class WorkloadRun {
             if case .goalAdd(let n, _) = op.action, let id = v["id"]?.stringValue {
                 // A node hands out an id again only when no store holds the goal that had it
                 // (lost with a damaged store before it synced): that goal's name follows no id now.
+                let rolledBack = rollbacks.contains { $0.0 == op.role && $0.1 <= nowMs }
                 for (other, old) in ids.merging(reusedIDs, uniquingKeysWith: { a, _ in a }) where old == id && other != n {
                     ids[other] = nil
                     reusedIDs[other] = id
-                    if rollbacks.contains(where: { $0.0 == op.role && $0.1 <= nowMs }) { collidingAdds.insert(n) }
+                    if rolledBack { collidingAdds.insert(n) }
                 }
+                // The id may be one the peer holds for a goal the workload does not follow (the
+                // scenario's own, live, deleted or a grave): asked of the peer as it is now.
+                if rolledBack, !collidingAdds.contains(n), try Self.hasUsed(driver, op.role.peer, "goal", id) { collidingAdds.insert(n) }
                 ids[n] = id
             }
         case .failure(let err):
@@ -204,6 +208,13 @@ public final class WorkloadRun {
                   let made = Self.stamp(after["stamps"]?[field]), made <= held else { return nil }
             return "\(e.op): the \(e.op.role) stamped its write of \(field) \(made), not after the \(held) it already held"
         }
+    }
+
+    /// True when `role`'s replica holds `collection/id` (live or deleted) or its grave; false
+    /// also when the node is down (its store cannot be asked).
+    static func hasUsed(_ driver: ScenarioDriver, _ role: DeviceRole, _ collection: String, _ id: String) throws -> Bool {
+        guard driver.isRunning(role) else { return false }
+        return try value(driver, role, "query record \(collection) \(id)") != nil || value(driver, role, "query grave \(collection) \(id)") != nil
     }
 
     /// A command's value, nil when the node refused it (or has no such value).
