@@ -31,6 +31,7 @@ struct GoalIDReuseSweepTests {
         o.recordsTrace = false
         o.networkSeed = 900132
         let runner = ScenarioRunner(driver: PhoneWatchSimDriver(options: o))
+        runner.convergeWithinMs = options().convergeWithinMs
         runner.workload = WorkloadRun(kind: .countdown)
         _ = runner.run(SeedSweep.faultedScenario(scenario, faults: f, ops: w, options: options()))
         return (outcome, try #require(runner.workload))
@@ -80,11 +81,14 @@ struct RolledBackGoalIDSweepTests {
         o.networkSeed = 293
         let driver = PhoneWatchSimDriver(options: o)
         let runner = ScenarioRunner(driver: driver)
+        runner.convergeWithinMs = GoalIDReuseSweepTests.options().convergeWithinMs
         runner.workload = WorkloadRun(kind: .countdown)
         _ = runner.run(SeedSweep.faultedScenario(scenario, faults: f, ops: w, options: GoalIDReuseSweepTests.options()))
         let workload = try #require(runner.workload)
         #expect(workload.ids["G4"] == "goal-w2" && workload.collidingAdds == ["G4"], "\(workload.ids) \(workload.collidingAdds)")
-        // The phone held goal-w2 as a grave: what told the model.
+        // The phone holds goal-w2 as a grave (what told the model as the goal was added).
+        #expect(try WorkloadRun.value(driver, .phone, "query record goal goal-w2") == nil)
+        #expect(try WorkloadRun.value(driver, .phone, "query grave goal goal-w2") != nil)
         #expect(try WorkloadRun.hasUsed(driver, .phone, "goal", "goal-w2"))
         #expect(try !WorkloadRun.hasUsed(driver, .phone, "goal", "goal-w9"))
     }
@@ -98,6 +102,7 @@ struct RolledBackGoalIDSweepTests {
         o.recordsTrace = false
         o.networkSeed = 293
         let runner = ScenarioRunner(driver: PhoneWatchSimDriver(options: o))
+        runner.convergeWithinMs = GoalIDReuseSweepTests.options().convergeWithinMs
         runner.workload = WorkloadRun(kind: .countdown)
         _ = runner.run(SeedSweep.faultedScenario(scenario, faults: f, ops: w, options: GoalIDReuseSweepTests.options()))
         let workload = try #require(runner.workload)
@@ -133,9 +138,11 @@ struct GraveQueryTests {
 }
 
 /// The model's side of it, on a run built by hand: the scenario's `goal add` on the phone is
-/// given the id of a workload goal the phone added and the watch deleted. That is the goal's id
-/// handed out again, not the goal back; it is a problem unless a damaged store of the phone can
-/// have lost the id counter after the goal was added.
+/// given the id of a workload goal the phone added and the watch deleted, which the phone held
+/// in no form any more. That is the goal's id handed out again, not the goal back; it is a
+/// problem unless the phone's store was damaged after the goal was added and before its id went
+/// again (the id counter lost). Had the phone still held the goal as deleted, the add would be
+/// the goal back.
 @Suite("Goal ids handed out again: the countdown model")
 struct GoalIDReuseModelTests {
     static let deleted: PlistValue = ["deleted": true, "stamp": [107_000, 0, 2]]
@@ -145,8 +152,9 @@ struct GoalIDReuseModelTests {
     ]
 
     /// The problems the model finds once the scenario's `goal add Latest` took goal-3 at 10 min,
-    /// with the store damages `damage` (role, virtual ms) noted.
-    static func problems(damage: [(DeviceRole, EpochMs)]) throws -> (problems: [String], run: WorkloadRun) {
+    /// with the store damages `damage` (role, virtual ms) noted, the phone holding `before`
+    /// under goal-3 until then.
+    static func problems(damage: [(DeviceRole, EpochMs)], before: PlistValue? = nil) throws -> (problems: [String], run: WorkloadRun) {
         let run = WorkloadRun(kind: .countdown)
         var add = WorkloadRun.Entry(op: WorkloadOp(atMs: 103_000, role: .phone, action: .goalAdd(name: "G3", date: CivilDate(year: 2026, month: 9, day: 26))), atMs: 103_000)
         add.accepted = true
@@ -156,7 +164,7 @@ struct GoalIDReuseModelTests {
         run.ids["G3"] = "goal-3"
         for (role, at) in damage { run.storeDamaged(role, atMs: at) }
         let driver = ScriptedDriver()
-        driver.records["goal-3"] = deleted
+        driver.records["goal-3"] = before
         _ = try run.aroundScenarioCommand(.phone, try #require(NodeCommand(line: "goal add Latest --date 2026-12-24")), driver: driver, nowMs: 600_000) {
             driver.records["goal-3"] = latest
             return []
@@ -171,10 +179,44 @@ struct GoalIDReuseModelTests {
     }
 
     @Test func theIDGivenAgainWithNoDamagedStoreIsAProblem() throws {
-        for damage in [[], [(DeviceRole.watch, 305_000)], [(DeviceRole.phone, 50_000)]] as [[(DeviceRole, EpochMs)]] {
+        // None; the watch's; the phone's, before the add or after the id went again.
+        for damage in [[], [(DeviceRole.watch, 305_000)], [(DeviceRole.phone, 50_000)], [(DeviceRole.phone, 700_000)]] as [[(DeviceRole, EpochMs)]] {
             let (problems, _) = try Self.problems(damage: damage)
             #expect(problems == ["goal G3: its id goal-3 was given to another goal, though no damaged store can have lost it"], "\(damage): \(problems)")
         }
+    }
+
+    @Test func aDeletedGoalTheNodeStillHeldMadeLiveByAnAddIsTheGoalBack() throws {
+        let (problems, run) = try Self.problems(damage: [(.phone, 305_000)], before: Self.deleted)
+        #expect(run.reusedIDs.isEmpty && run.ids["G3"] == "goal-3")
+        #expect(problems.contains { $0.hasPrefix("goal G3 (goal-3) on the phone: deleted, yet its record is live") }, "\(problems)")
+    }
+}
+
+/// The window in which a rolled-back node's add may collide: from the rollback until the nodes
+/// are next found connected with nothing outstanding (its handshake and the peer's complete
+/// resend done). The watch is rolled back at 100 ms and adds a goal at 200 ms that takes
+/// goal-w2, which the phone holds as a grave.
+@Suite("Goal ids a rolled-back store hands out again: the window")
+struct RolledBackGoalIDWindowTests {
+    static func colliding(syncedBeforeTheAdd: Bool) throws -> Set<String> {
+        let run = WorkloadRun(kind: .countdown)
+        run.storeDamaged(.watch, atMs: 100, rollback: true)
+        let driver = ScriptedDriver()
+        driver.quiet = syncedBeforeTheAdd
+        driver.answers["goal add G4 --date 2027-01-18"] = ["id": "goal-w2"]
+        driver.answers["query grave goal goal-w2"] = [1, 0, 2]
+        try run.issue(WorkloadOp(atMs: 200, role: .watch, action: .goalAdd(name: "G4", date: CivilDate(year: 2027, month: 1, day: 18))), driver: driver, nowMs: 200)
+        #expect(run.ids["G4"] == "goal-w2")
+        return run.collidingAdds
+    }
+
+    @Test func beforeTheNodesSyncedAgainTheAddCollides() throws {
+        #expect(try Self.colliding(syncedBeforeTheAdd: false) == ["G4"])
+    }
+
+    @Test func onceTheyHaveSyncedTheAddIsCheckedAsAnyOther() throws {
+        #expect(try Self.colliding(syncedBeforeTheAdd: true).isEmpty)
     }
 }
 
@@ -182,8 +224,13 @@ struct GoalIDReuseModelTests {
 /// their titles: what the countdown model asks.
 final class ScriptedDriver: ScenarioDriver {
     var records: [String: PlistValue] = [:]
+    /// Answers to whole commands, asked before `records`.
+    var answers: [String: PlistValue] = [:]
+    /// Whether `settle` finds both nodes connected with nothing outstanding.
+    var quiet = true
     var modeName: String { "scripted" }
     func call(_ role: DeviceRole, _ command: String) throws -> Result<PlistValue, NodeCallError> {
+        if let a = answers[command] { return .success(a) }
         let w = command.split(separator: " ").map(String.init)
         if w.count == 4, w[0] == "query", w[1] == "record", w[2] == "goal", let r = records[w[3]] { return .success(r) }
         if w.count == 4, w[0] == "query", w[1] == "goal", w[3] == "title", let r = records[w[2]], r["deleted"] != true,
@@ -192,7 +239,7 @@ final class ScriptedDriver: ScenarioDriver {
     }
     func start(_ scenario: Scenario) throws {}
     func stop(keepState: Bool) -> [String] { [] }
-    func settle() throws -> QuietState { QuietState(phoneConnected: true, watchConnected: true, nothingOutstanding: true, nextEventMs: nil) }
+    func settle() throws -> QuietState { QuietState(phoneConnected: quiet, watchConnected: quiet, nothingOutstanding: quiet, nextEventMs: nil) }
     func advanceClocks(to ms: EpochMs, idleLink: Bool) throws {}
     func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws {}
     func setFaults(_ faults: LinkFaults) throws {}

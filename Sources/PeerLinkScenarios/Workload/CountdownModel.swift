@@ -9,11 +9,12 @@ enum CountdownModel {
     static func check(_ run: WorkloadRun, driver: ScenarioDriver) throws -> [String] {
         var problems: [String] = []
         for (name, id) in run.reusedIDs.sorted(by: { $0.key < $1.key }) {
-            // Legitimate only when a damaged store of the node that added the goal may have
-            // lost it, or its id counter (the goal's id handed out again once its grave went).
+            // Legitimate only when a store of the node that added the goal was damaged after the
+            // add and before the id went again: it may have lost the goal, or its id counter
+            // (the goal's id handed out again once its grave went).
             let add = run.entries.first { e in if case .goalAdd(name, _) = e.op.action { e.accepted } else { false } }
             let reusedByARolledBackStore = run.collidingAdds.contains { newer in run.ids[newer] == id || run.reusedIDs[newer] == id }
-            if let add, run.isCertain(add.op.role, atMs: add.atMs), !reusedByARolledBackStore {
+            if let add, !run.wasDamaged(add.op.role, from: add.atMs, through: run.reusedAtMs[name] ?? .max), !reusedByARolledBackStore {
                 problems.append("goal \(name): its id \(id) was given to another goal, though no damaged store can have lost it")
             }
         }

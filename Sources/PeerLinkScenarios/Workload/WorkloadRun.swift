@@ -21,12 +21,17 @@ public final class WorkloadRun {
     /// Goals whose id a later `goal-add`, or the scenario's own `goal add`, was given again
     /// (their goal gone from every store, or deleted with its grave dropped), with that id.
     var reusedIDs: [String: String] = [:]
+    /// When each of `reusedIDs` was handed out again (virtual ms).
+    var reusedAtMs: [String: EpochMs] = [:]
     /// Goals whose `goal-add` got an id an earlier goal had, on a node whose store had been
     /// rolled back: a rolled-back store hands out ids the peer used (docs/PHONE.md's known
     /// limitation), so the new goal may merge into the old one or go with its delete.
     var collidingAdds: Set<String> = []
     /// The rollbacks of the run: role and time.
     var rollbacks: [(DeviceRole, EpochMs)] = []
+    /// The last time an operation found both nodes connected with nothing outstanding: a node
+    /// rolled back before then has had its handshake and the peer's complete resend.
+    var lastSyncedMs: EpochMs?
     /// Writes the scenario's own commands made to the records the workload follows: the node,
     /// when, the stamp and the value (whether a damage may have lost it is decided at the end).
     var foreign: [String: [(role: DeviceRole, atMs: EpochMs, stamp: HLCTimestamp, value: PlistValue)]] = [:]
@@ -82,7 +87,8 @@ public final class WorkloadRun {
         guard driver.isRunning(op.role) else { e.skipped = "the \(op.role) was down"; return }
         guard let command = op.command(ids: ids) else { e.skipped = "its goal was never added"; return }
         e.command = command
-        _ = try driver.settle()
+        let quiet = try driver.settle()
+        if quiet.phoneConnected && quiet.watchConnected && quiet.nothingOutstanding { lastSyncedMs = nowMs }
         if case .success(let c) = try driver.call(op.role, "clock") { e.wallMs = c["wall"]?.intValue ?? 0 }
         if op.action == .complicationPush, case .success(let r) = try driver.call(op.role, "query complication remaining") {
             e.remainingBefore = r.intValue
@@ -95,14 +101,18 @@ public final class WorkloadRun {
             if case .goalAdd(let n, _) = op.action, let id = v["id"]?.stringValue {
                 // A node hands out an id again only when no store holds the goal that had it
                 // (lost with a damaged store before it synced): that goal's name follows no id now.
-                let rolledBack = rollbacks.contains { $0.0 == op.role && $0.1 <= nowMs }
+                // A rolled-back store may hand out ids the peer holds until its next handshake
+                // and the peer's complete resend (docs/PHONE.md): such an add collides.
+                let rolledBack = rollbacks.contains { r in r.0 == op.role && lastSyncedMs.map { r.1 >= $0 } ?? true }
                 for (other, old) in ids.merging(reusedIDs, uniquingKeysWith: { a, _ in a }) where old == id && other != n {
                     ids[other] = nil
                     reusedIDs[other] = id
+                    reusedAtMs[other] = nowMs
                     if rolledBack { collidingAdds.insert(n) }
                 }
                 // The id may be one the peer holds for a goal the workload does not follow (the
-                // scenario's own, live, deleted or a grave): asked of the peer as it is now.
+                // scenario's own, live, deleted or a grave): asked of the peer as it is now (a
+                // peer that is down cannot be asked, and the add is checked as any other).
                 if rolledBack, !collidingAdds.contains(n), try Self.hasUsed(driver, op.role.peer, "goal", id) { collidingAdds.insert(n) }
                 ids[n] = id
             }
@@ -132,15 +142,18 @@ public final class WorkloadRun {
         let after = try read()
         for (i, k) in keys.enumerated() {
             let name = "\(k.0)/\(k.1)"
-            if kind == .countdown, let now = after[i], now["deleted"] != true, before[i] == nil || before[i]?["deleted"] == true {
-                // The scenario's own `goal add` was given a workload goal's id: the goal that had
-                // it deleted, its grave dropped after 90 days and the node's id counter lost with
-                // a damaged store (docs/SCENARIOS.md, *Graves*). As when a workload `goal-add`
-                // is given one, that goal's name follows no id now, and the model asks whether a
-                // damaged store can have lost its id.
+            if kind == .countdown, command.words.dropFirst().first == "add", before[i] == nil, let now = after[i], now["deleted"] != true {
+                // The scenario's own `goal add` was given a workload goal's id the node held in no
+                // form: the goal deleted, its grave dropped after 90 days and the node's id counter
+                // lost with a damaged store (docs/SCENARIOS.md, *Graves*), or the goal lost with
+                // it. As when a workload `goal-add` is given one, that goal's name follows no id
+                // now, and the model asks whether a damaged store can have lost the id. (A node
+                // never gives out an id it holds, even deleted: that would be the goal back, and
+                // is checked as such.)
                 for (other, old) in ids where old == k.1 {
                     ids[other] = nil
                     reusedIDs[other] = old
+                    reusedAtMs[other] = nowMs
                 }
             }
             if after[i]?["deleted"] == true, before[i]?["deleted"] != true {
@@ -226,6 +239,11 @@ public final class WorkloadRun {
     /// False when `role`'s store was damaged at or after `atMs`: what it did then may be lost.
     func isCertain(_ role: DeviceRole, atMs: EpochMs) -> Bool {
         !damage.contains { $0.0 == role && $0.1 >= atMs }
+    }
+
+    /// True when `role`'s store was damaged (corrupt, rollback) between `from` and `through`.
+    func wasDamaged(_ role: DeviceRole, from: EpochMs, through: EpochMs) -> Bool {
+        damage.contains { $0.0 == role && $0.1 >= from && $0.1 <= through }
     }
 
     /// `[wallMs, counter, replica]` → a stamp.
