@@ -76,7 +76,9 @@ enum FitnessModel {
         var elapsedMs: Int64? { endMs.map { $0 - startMs - pausedMs } }
     }
 
-    /// Follows the workout operations in order: what the watch must accept, and the workouts saved.
+    /// Follows the workout operations in order: what the watch must accept, and the workouts
+    /// saved; `activeAtEnd` when a session may be active at the end (one the model follows, or
+    /// one it cannot know after a damage of the watch's store).
     static func workouts(_ run: WorkloadRun) -> (problems: [String], saved: [Workout], activeAtEnd: Bool) {
         var problems: [String] = []
         var saved: [Workout] = []
@@ -149,7 +151,10 @@ enum FitnessModel {
             w.certain = w.certain && !run.damage.contains { $0.0 == .watch && $0.1 >= w.startedAt }
             return w
         }
-        return (problems, checked, active != nil)
+        // A damage of the watch's store after its last session call: the session it holds is
+        // unknown too (one it ended may be recovered from an older snapshot, running again).
+        if run.damage.contains(where: { $0.0 == .watch && $0.1 >= lastMs }) { unknown = true }
+        return (problems, checked, active != nil || unknown)
     }
 
     static func savedWorkouts(_ saved: [Workout], driver: ScenarioDriver) throws -> [String] {
