@@ -253,3 +253,50 @@ final class ScriptedDriver: ScenarioDriver {
     func isRunning(_ role: DeviceRole) -> Bool { true }
     func takeTimeline() -> [String] { [] }
 }
+
+/// A store that went back to before a delete it had confirmed sends the goal back once the
+/// delete's grave is gone, 90 days on (docs/SCENARIOS.md, *Graves*). Found by a 1,000-seed
+/// countdown sweep of `graves-expire-after-90-days.scenario` from seed 500001 (seeds 500015,
+/// 500073, 500944, replayed below with their shrunk schedules), whose clocks move 101 days on:
+/// the model reported "deleted, yet its record is live".
+@Suite("A delete undone by a rolled-back store after its grave went, found by sweeps")
+struct DeleteUndoneByRollbackSweepTests {
+    static let file = SimTest.repositoryRoot + "/scenarios/graves-expire-after-90-days.scenario"
+
+    @Test func aGoalARolledBackStoreSendsBackAfterTheGraveWentMayBeLive() throws {
+        let scenario = try SimTest.load(Self.file)
+        for (seed, faults, ops) in [
+            (UInt64(500015), "@10m15s rollback watch", "@2m12s watch goal-add G3 2027-06-28; @3m31s phone goal-delete G3"),
+            (500073, "@7m41s rollback watch", "@3m35s watch goal-add G2 2027-07-04; @3m39s phone goal-delete G2; @5m5s phone goal-add G6 2026-08-30"),
+            (500944, "@14m13s rollback phone", "@1m36s phone goal-add G2 2026-11-29; @1m39s phone goal-add G3 2026-11-08; "
+                + "@1m41s watch goal-add G4 2026-11-03; @3m3s phone goal-add G5 2026-12-02; @3m6s phone goal-date G5 2026-10-12; "
+                + "@3m51s phone goal-title G5 G5r3; @3m51s watch goal-delete G5; @3m57s watch goal-date G4 2026-12-24"),
+        ] {
+            let o = SeedSweep.run(scenario, seed: seed, faults: try FaultSchedule.parse(faults), ops: try WorkloadOps.parse(ops),
+                                  options: GoalIDReuseSweepTests.options())
+            #expect(o.passed, "seed \(seed): \(o.problems)")
+        }
+    }
+
+    /// On a run built by hand: the watch adds G3, the phone deletes it at 200 ms; the goal is
+    /// live again at the end. Accepted only with a rollback after the delete and the nodes'
+    /// clocks 90 days past it.
+    @Test func onlyARollbackAfterTheDeleteAndNinetyDaysExcuseIt() throws {
+        let deleteWall: Int64 = 1_780_272_000_000
+        for (rollbackAt, daysOn, accepted) in [(EpochMs?(300), 91, true), (300, 89, false), (150, 91, false), (nil, 91, false)] {
+            let run = WorkloadRun(kind: .countdown)
+            var add = WorkloadRun.Entry(op: WorkloadOp(atMs: 100, role: .watch, action: .goalAdd(name: "G3", date: CivilDate(year: 2027, month: 6, day: 28))), atMs: 100)
+            add.accepted = true
+            var delete = WorkloadRun.Entry(op: WorkloadOp(atMs: 200, role: .phone, action: .goalDelete(name: "G3")), atMs: 200, wallMs: deleteWall)
+            delete.accepted = true
+            run.append([add, delete])
+            run.ids["G3"] = "goal-w2"
+            if let at = rollbackAt { run.storeDamaged(.watch, atMs: at, rollback: true) }
+            let driver = ScriptedDriver()
+            driver.records["goal-w2"] = GoalIDReuseModelTests.latest
+            driver.answers["clock"] = ["wall": .int(deleteWall + Int64(daysOn) * 86_400_000)]
+            let problems = try CountdownModel.check(run, driver: driver)
+            #expect(problems.isEmpty == accepted, "rollback \(rollbackAt.map(String.init) ?? "none"), \(daysOn) days: \(problems)")
+        }
+    }
+}

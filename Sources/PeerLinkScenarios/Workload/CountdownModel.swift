@@ -18,6 +18,8 @@ enum CountdownModel {
                 problems.append("goal \(name): its id \(id) was given to another goal, though no damaged store can have lost it")
             }
         }
+        // The later of the two nodes' wall clocks now, for the graves' 90 days.
+        let endWallMs = try DeviceRole.allCases.compactMap { try WorkloadRun.value(driver, $0, "clock")?["wall"]?.intValue }.max()
         // A goal whose id collided with an older one's (a rolled-back store) is not checked: it
         // may have merged into the old goal, or gone with its delete.
         for (name, id) in run.ids.sorted(by: { $0.key < $1.key }) where !run.collidingAdds.contains(name) {
@@ -32,6 +34,12 @@ enum CountdownModel {
             let deletes = mine.filter { if case .goalDelete = $0.op.action { true } else { false } }
             let certainDelete = deletes.contains { run.isCertain($0.op.role, atMs: $0.atMs) } || (run.foreign["goal/\(id)#deleted"] ?? []).contains { run.isCertain($0.role, atMs: $0.atMs) }
             let mayBeGone = deletes.contains { !run.isCertain($0.op.role, atMs: $0.atMs) } || !run.isCertain(add.op.role, atMs: add.atMs)
+            // A store that went back to before a delete brings the goal back once the delete's
+            // grave is gone, 90 days on by the nodes' clocks (docs/SCENARIOS.md, *Graves*).
+            let mayBeBack = certainDelete && deletes.contains { d in
+                run.rollbacks.contains { $0.1 >= d.atMs } && (endWallMs ?? .min) - d.wallMs >= ReplicaState.graveLifetimeMs
+            }
+            if mayBeBack { continue }
             for role in DeviceRole.allCases {
                 let record = try WorkloadRun.value(driver, role, "query record goal \(id)")
                 let gone = record == nil || record?["deleted"] == true
