@@ -27,14 +27,7 @@ struct GoalIDReuseSweepTests {
         let scenario = try SimTest.load(file)
         let f = try FaultSchedule.parse(faults), w = try WorkloadOps.parse(ops)
         let outcome = SeedSweep.run(scenario, seed: 900132, faults: f, ops: w, options: options())
-        var o = SimOptions()
-        o.recordsTrace = false
-        o.networkSeed = 900132
-        let runner = ScenarioRunner(driver: PhoneWatchSimDriver(options: o))
-        runner.convergeWithinMs = options().convergeWithinMs
-        runner.workload = WorkloadRun(kind: .countdown)
-        _ = runner.run(SeedSweep.faultedScenario(scenario, faults: f, ops: w, options: options()))
-        return (outcome, try #require(runner.workload))
+        return (outcome, try SimTest.runWorkload(scenario, seed: 900132, faults: f, ops: w, options: options()).workload)
     }
 
     /// Replay: `sync-sim sweep scenarios/graves-expire-after-90-days.scenario --seed 900132
@@ -76,15 +69,7 @@ struct RolledBackGoalIDSweepTests {
         let f = try FaultSchedule.parse("@3m2s rollback watch"), w = try WorkloadOps.parse("@4m28s watch goal-add G4 2027-01-18")
         let outcome = SeedSweep.run(scenario, seed: 293, faults: f, ops: w, options: GoalIDReuseSweepTests.options())
         #expect(outcome.passed, "\(outcome.problems)")
-        var o = SimOptions()
-        o.recordsTrace = false
-        o.networkSeed = 293
-        let driver = PhoneWatchSimDriver(options: o)
-        let runner = ScenarioRunner(driver: driver)
-        runner.convergeWithinMs = GoalIDReuseSweepTests.options().convergeWithinMs
-        runner.workload = WorkloadRun(kind: .countdown)
-        _ = runner.run(SeedSweep.faultedScenario(scenario, faults: f, ops: w, options: GoalIDReuseSweepTests.options()))
-        let workload = try #require(runner.workload)
+        let (driver, workload) = try SimTest.runWorkload(scenario, seed: 293, faults: f, ops: w, options: GoalIDReuseSweepTests.options())
         #expect(workload.ids["G4"] == "goal-w2" && workload.collidingAdds == ["G4"], "\(workload.ids) \(workload.collidingAdds)")
         // The phone holds goal-w2 as a grave (what told the model as the goal was added).
         #expect(try WorkloadRun.value(driver, .phone, "query record goal goal-w2") == nil)
@@ -98,14 +83,7 @@ struct RolledBackGoalIDSweepTests {
     @Test func withoutTheRollbackTheGoalTakesANewIDAndIsChecked() throws {
         let scenario = try SimTest.load(SimTest.repositoryRoot + "/scenarios/goal-added-on-reset-watch.scenario")
         let f = try FaultSchedule.parse("@11m30s link down for 4m23s"), w = try WorkloadOps.parse("@4m28s watch goal-add G4 2027-01-18")
-        var o = SimOptions()
-        o.recordsTrace = false
-        o.networkSeed = 293
-        let runner = ScenarioRunner(driver: PhoneWatchSimDriver(options: o))
-        runner.convergeWithinMs = GoalIDReuseSweepTests.options().convergeWithinMs
-        runner.workload = WorkloadRun(kind: .countdown)
-        _ = runner.run(SeedSweep.faultedScenario(scenario, faults: f, ops: w, options: GoalIDReuseSweepTests.options()))
-        let workload = try #require(runner.workload)
+        let workload = try SimTest.runWorkload(scenario, seed: 293, faults: f, ops: w, options: GoalIDReuseSweepTests.options()).workload
         #expect(workload.collidingAdds.isEmpty && workload.ids["G4"]?.hasPrefix("goal-w") == true && workload.ids["G4"] != "goal-w2", "\(workload.ids)")
         #expect(SeedSweep.run(scenario, seed: 293, faults: f, ops: w, options: GoalIDReuseSweepTests.options()).passed)
     }

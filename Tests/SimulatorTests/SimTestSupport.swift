@@ -39,6 +39,21 @@ enum SimTest {
         return (runner.run(scenario), driver)
     }
 
+    /// Runs `scenario` with `faults` and a workload's `ops` as `SeedSweep.run` does for `seed`
+    /// (no trace), keeping the driver and the workload's record of the run.
+    static func runWorkload(_ scenario: Scenario, seed: UInt64, faults: FaultSchedule, ops: WorkloadOps,
+                            options: SweepOptions) throws -> (driver: PhoneWatchSimDriver, workload: WorkloadRun) {
+        var o = SimOptions()
+        o.recordsTrace = false
+        o.networkSeed = seed
+        let driver = PhoneWatchSimDriver(options: o)
+        let runner = ScenarioRunner(driver: driver)
+        runner.convergeWithinMs = options.convergeWithinMs
+        runner.workload = WorkloadRun(kind: try #require(options.workload))
+        _ = runner.run(SeedSweep.faultedScenario(scenario, faults: faults, ops: ops, options: options))
+        return (driver, try #require(runner.workload))
+    }
+
     /// Parses and runs `body`.
     static func run(_ body: String, seed: UInt64 = 7, fastForward: Bool = true) throws -> (ScenarioResult, PhoneWatchSimDriver) {
         run(try scenario(body, seed: seed), fastForward: fastForward)
