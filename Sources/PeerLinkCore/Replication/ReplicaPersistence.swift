@@ -123,7 +123,7 @@ public enum ReplicaPersistence {
 
     /// The `sync` row: u8 version (1), u64 incarnation, u64 peerIncarnation, varint
     /// peerWatermark, varint ackedByPeer, varint inFlightUpTo + 1 (0: none), varint parts
-    /// left, u8 flags.
+    /// left, u8 flags, then, only when not 0, u64 formerPeerIncarnation.
     public static func encodeSync(_ p: ReplicaSync.Persistent) -> [UInt8] {
         var w = ByteWriter(capacity: 64)
         w.writeByte(1)
@@ -138,6 +138,7 @@ public enum ReplicaPersistence {
         if p.owesAck { flags |= 8 }
         if p.sendWholeRecords { flags |= 16 }
         w.writeByte(flags)
+        if p.formerPeerIncarnation != 0 { w.writeUInt64BE(p.formerPeerIncarnation) }
         return w.bytes
     }
 
@@ -158,6 +159,7 @@ public enum ReplicaPersistence {
         p.announceReset = flags & 4 != 0
         p.owesAck = flags & 8 != 0
         p.sendWholeRecords = flags & 16 != 0
+        if !r.isAtEnd { p.formerPeerIncarnation = try r.readUInt64BE() }
         return p
     }
 

@@ -49,6 +49,7 @@ extension ReplicaSync {
                 persistent.ackedByPeer = 0
                 if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
             }
+            peerChangedSinceRollback(d.incarnation)
             persistent.peerIncarnation = d.incarnation
         } else if d.storeWasReset && persistent.ackedByPeer > 0 {
             // The peer's store announces itself again after confirming our deltas: it went back
@@ -57,12 +58,15 @@ extension ReplicaSync {
             // (A second announcement sent before ours reached it costs only a repeat.)
             peerLostData()
         } else if persistent.peerIncarnation == 0 {
+            peerChangedSinceRollback(d.incarnation)
             persistent.peerIncarnation = d.incarnation
         } else if d.incarnation != persistent.peerIncarnation {
             // The peer changed stores and we never heard its announcement: our own store went
             // back in time past it. Start over as a rolled-back store does (the peer resends
-            // everything, our writes included) and take the peer's store as it is now.
+            // everything, our writes included) and take the peer's store as it is now, which
+            // needs its own writes too (`peerChangedSinceRollback`).
             ownStoreWentBack()
+            peerChangedSinceRollback(d.incarnation)
             persistent.peerIncarnation = d.incarnation
             return Received(recordsChanged: 0, tombstonesCollected: 0, peerWasReset: false,
                             ignored: .addressedToEarlierStore(d.ackIncarnation))
@@ -96,6 +100,19 @@ extension ReplicaSync {
         }
         if collected > 0 { state.pruneGraves(wallMs: wallMs) }
         return Received(recordsChanged: changed, tombstonesCollected: collected, peerWasReset: peerWasReset, ignored: nil)
+    }
+
+    /// The first delta after our store went back in time comes from peer store `incarnation`:
+    /// if that is not the store ours knew, the peer was reset in the history we lost, and
+    /// whether our complete resend reached it was lost with it. Everything is sent again, the
+    /// peer's writes included (a delete only we still hold would otherwise stay here alone,
+    /// and the peer could hand out its id again).
+    mutating func peerChangedSinceRollback(_ incarnation: UInt64) {
+        defer { persistent.formerPeerIncarnation = 0 }
+        guard persistent.formerPeerIncarnation != 0, incarnation != persistent.formerPeerIncarnation else { return }
+        persistent.ackedByPeer = 0
+        persistent.resendPeerWrites = true
+        if persistent.inFlightUpTo != nil { persistent.inFlightIsStale = true }
     }
 
     /// A complete resend from the peer covers `coverage`: a live record of ours in that range

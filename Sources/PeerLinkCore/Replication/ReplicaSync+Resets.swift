@@ -17,7 +17,10 @@ extension ReplicaSync {
     /// now; without them the two would never agree). Records only the peer wrote stay out: the
     /// peer's complete resend brings back those it holds and drops the others here (coverage).
     /// The new incarnation is derived from the old one, so a simulated run stays deterministic.
+    /// The peer store it knew is kept aside (`formerPeerIncarnation`): if the peer speaks from
+    /// another one, that store was reset in the lost history and needs its own writes too.
     public mutating func ownStoreWentBack() {
+        let knownPeer = persistent.peerIncarnation
         var h = SHA256()
         var w = ByteWriter(capacity: 24)
         w.writeUInt64BE(persistent.incarnation)
@@ -26,6 +29,7 @@ extension ReplicaSync {
         let next = h.finish().prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } | 1
         storeWasReset(newIncarnation: next)
         persistent.sendWholeRecords = true
+        persistent.formerPeerIncarnation = knownPeer
     }
 
     /// This store was found corrupt and started empty with a new incarnation.

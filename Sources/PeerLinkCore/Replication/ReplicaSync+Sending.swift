@@ -14,10 +14,12 @@ extension ReplicaSync {
             quietScan = scan
             return nil
         }
+        // After our store went back, deltas address the peer store it knew until the peer
+        // speaks: a peer that has since changed stores answers with its announcement.
         let template = ReplicaDelta(
             origin: replica, incarnation: persistent.incarnation, baseSeq: base, upToSeq: state.seq,
-            ackIncarnation: persistent.peerIncarnation, ackSeq: persistent.peerWatermark,
-            records: [])
+            ackIncarnation: persistent.peerIncarnation == 0 ? persistent.formerPeerIncarnation : persistent.peerIncarnation,
+            ackSeq: persistent.peerWatermark, records: [])
         let complete = base == 0 && persistent.resendPeerWrites
         var all = records
         if complete {

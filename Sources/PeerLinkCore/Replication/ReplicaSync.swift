@@ -51,6 +51,11 @@ public struct ReplicaSync: Sendable, Equatable {
         public var announceReset = false
         /// The peer sent tombstones: answer with an ack even when there is nothing else.
         public var owesAck = false
+        /// After our store went back in time (`ownStoreWentBack`): the peer store it knew
+        /// (0: none). If the peer's first delta then comes from another store, the peer was
+        /// reset in the history we lost, and whether our complete resend reached it was lost
+        /// too: everything is sent again, its writes included.
+        public var formerPeerIncarnation: UInt64 = 0
 
         /// A new store's bookkeeping.
         public init(incarnation: UInt64) { self.incarnation = incarnation }

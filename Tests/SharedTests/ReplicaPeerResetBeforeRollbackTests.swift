@@ -1,0 +1,105 @@
+import Testing
+@testable import PeerLinkCore
+@testable import CountdownDomain
+
+/// The phone's store is reset; its announcement reaches the watch, whose complete resend is
+/// lost on the way; then the watch's store goes back in time to before the announcement. The
+/// rolled-back watch knew the phone's old store. When the phone then speaks from its new one,
+/// the watch must send everything, the phone's own writes and deletes included: the phone
+/// holds none of them any more, and nothing of the watch's remembers sending them. Found by a
+/// workload sweep (seed 500033 of `corrupt-phone-store.scenario`): the phone handed out a goal
+/// id the watch held as a delete, and the two never agreed again.
+@Suite("A peer reset in the history a rolled-back store lost")
+struct ReplicaPeerResetBeforeRollbackTests {
+    let t = ReplicaFixture.start
+
+    /// A synced pair in which the phone wrote goals 0 – 9 and deleted goal 5, and the watch
+    /// wrote goals 20 – 24; the watch's store as it was then (what it goes back to).
+    func syncedPair() -> (ReplicaPeer, ReplicaPeer) {
+        var phone = ReplicaPeer(role: .phone, incarnation: 1), watch = ReplicaPeer(role: .watch, incarnation: 2)
+        for i in 0..<10 { phone.state.set(ReplicaFixture.goal(i), ["title": .string("p\(i)")], wallMs: t + Int64(i)) }
+        for i in 20..<25 { watch.state.set(ReplicaFixture.goal(i), ["title": .string("w\(i)")], wallMs: t + Int64(i)) }
+        syncUntilQuiet(&phone, &watch, nowMs: t + 100)
+        phone.state.delete(ReplicaFixture.goal(5), wallMs: t + 150)
+        syncUntilQuiet(&phone, &watch, nowMs: t + 160)
+        #expect(phone.state.digest() == watch.state.digest())
+        return (phone, watch)
+    }
+
+    /// The phone's reset announcement reaches `watch`; the watch's answer is lost.
+    func phoneResetsAndItsAnswerIsLost(_ phone: inout ReplicaPeer, _ watch: inout ReplicaPeer) throws {
+        phone.resetStore(incarnation: 99)
+        let made = phone.sync.makeDelta(from: phone.state)
+        let announcement = try #require(made)
+        for p in announcement {
+            _ = watch.sync.receive(p, into: &watch.state, wallMs: t + 200)
+            phone.sync.onPartConfirmed()
+        }
+        #expect(watch.sync.persistent.resendPeerWrites)
+        _ = watch.sync.makeDelta(from: watch.state)  // the complete resend, lost on the way
+        watch.sync.onPartFailed()
+    }
+
+    @Test func theWatchSendsThePhonesOwnWritesAndDeletesBack() throws {
+        var (phone, watch) = syncedPair()
+        let before = phone.state.digest()
+        let rolledBack = watch
+        try phoneResetsAndItsAnswerIsLost(&phone, &watch)
+        watch = rolledBack
+        watch.sync.ownStoreWentBack()  // found at the next handshake
+        #expect(watch.sync.persistent.formerPeerIncarnation == 1)
+        syncUntilQuiet(&phone, &watch, nowMs: t + 300)
+        #expect(phone.state.count(in: CountdownGoal.collection) == 14, "the phone's own goals came back")
+        #expect(phone.state.hasUsed(ReplicaFixture.goal(5)), "and its delete, so it never hands the id out again")
+        #expect(phone.state.digest() == watch.state.digest())
+        #expect(phone.state.digest() == before)
+        #expect(watch.sync.persistent.formerPeerIncarnation == 0)
+    }
+
+    /// The same, when the watch hears from the phone's new store before its handshake found
+    /// its own store behind (the delta is addressed to the watch's store as it was).
+    @Test func theSameWhenTheWatchLearnsItFromThePhonesDelta() throws {
+        var (phone, watch) = syncedPair()
+        let before = phone.state.digest()
+        let rolledBack = watch
+        try phoneResetsAndItsAnswerIsLost(&phone, &watch)
+        phone.state.set(ReplicaFixture.goal(30), ["title": "after the reset"], wallMs: t + 250)
+        let made = phone.sync.makeDelta(from: phone.state)
+        let fromNewStore = try #require(made)
+        watch = rolledBack
+        for p in fromNewStore {
+            let r = watch.sync.receive(p, into: &watch.state, wallMs: t + 260)
+            #expect(r.ignored != nil)
+        }
+        phone.sync.onPartFailed()
+        #expect(watch.sync.persistent.resendPeerWrites && watch.sync.persistent.formerPeerIncarnation == 0)
+        syncUntilQuiet(&phone, &watch, nowMs: t + 300)
+        #expect(phone.state.count(in: CountdownGoal.collection) == 15)
+        #expect(phone.state.hasUsed(ReplicaFixture.goal(5)))
+        #expect(phone.state.digest() == watch.state.digest())
+        #expect(phone.state.digest() != before, "goal 30 is new")
+    }
+
+    /// A rolled-back store whose peer kept its store sends only what it wrote, as before: the
+    /// peer holds its own writes.
+    @Test func aPeerThatKeptItsStoreIsNotSentItsOwnWrites() {
+        var (phone, watch) = syncedPair()
+        watch.sync.ownStoreWentBack()
+        syncUntilQuiet(&phone, &watch, nowMs: t + 300)
+        #expect(!watch.sync.persistent.resendPeerWrites && watch.sync.persistent.formerPeerIncarnation == 0)
+        #expect(phone.state.digest() == watch.state.digest())
+    }
+
+    /// The peer store the rolled-back store knew survives a restart in the `sync` row; a row
+    /// without it (as every store that never went back writes) reads as none.
+    @Test func theFormerPeerIsKeptInTheSyncRow() throws {
+        var p = ReplicaSync.Persistent(incarnation: 7)
+        p.peerIncarnation = 9
+        let plain = ReplicaPersistence.encodeSync(p)
+        #expect(try ReplicaPersistence.decodeSync(plain) == p)
+        p.formerPeerIncarnation = 0xDEAD_BEEF_0000_0001
+        let withFormer = ReplicaPersistence.encodeSync(p)
+        #expect(withFormer.count == plain.count + 8)
+        #expect(try ReplicaPersistence.decodeSync(withFormer) == p)
+    }
+}
