@@ -50,6 +50,16 @@ extension TransferLedger {
             }
             v.peerIncarnation = p.peerIncarnation
             v.delivered = [0, 0]
+            if damage.floors != nil {
+                // Rolled back to a time it knew an earlier sender store: what its logs hold of
+                // that store was delivered then and counted then; deliveries past them are lost.
+                for s in UserInfoStream.allCases {
+                    let sk = StreamKey(sender: sender, incarnation: p.peerIncarnation, stream: s)
+                    guard seqs[sk, default: []].contains(where: { entries[Key(sender: sender, incarnation: p.peerIncarnation, seq: $0)]!.deliveries > 0 }) else { continue }
+                    erase(sk, above: logs[s.rawValue], through: UInt64.max)
+                    v.delivered[s.rawValue] = logs[s.rawValue]
+                }
+            }
         }
         // Transfers the receive logs moved past. Acknowledged ones among them were delivered
         // before (to a store that has since lost them): the sender does not resend those, so
