@@ -12,11 +12,24 @@
 ///   last received tagged current (watch): zigzag atMs, 32-byte SHA-256 of its canonical payload;
 /// - `f` `o` u64 peerIncarnation u64 number: a file the peer confirmed delivered;
 /// - `f` `i` u64 peerIncarnation u64 number: a file delivered here;
-///   value: string name, varint size, 32-byte SHA-256 of the content, zigzag atMs.
+///   value: string name, varint size, 32-byte SHA-256 of the content, zigzag atMs;
+/// - `f` `x` u64 peerIncarnation u64 first: files the peer delivered from a history this store
+///   lost (found at a handshake after it went back in time), numbers `first` through the
+///   value's varint (the newest `maxForgottenRanges` kept).
 public enum DeliveryRecords {
     public static let table = StoreTable("node_delivery")
     /// Files kept per direction (the oldest go first): a limit, as on everything.
     public static let maxFilesPerDirection = 512
+    /// Ranges of forgotten files kept (the oldest go first).
+    public static let maxForgottenRanges = 64
+
+    /// File numbers `first` through `last` the peer store `peerIncarnation` delivered from a
+    /// history this store lost: this store cannot list them among the files it delivered.
+    public struct ForgottenFiles: Sendable, Equatable {
+        public var peerIncarnation: UInt64
+        public var first: UInt64
+        public var last: UInt64
+    }
 
     /// A payload seen at a time.
     public struct Mark: Sendable, Equatable {
@@ -93,6 +106,28 @@ public enum DeliveryRecords {
         }
     }
 
+    static let forgottenKind: UInt8 = 0x78  // "x"
+
+    static func forgottenWrite(_ f: ForgottenFiles, store: KeyValueStore, into b: inout WriteBatch) {
+        if let all = try? forgotten(store), all.count >= maxForgottenRanges {
+            for old in all.sorted(by: { ($0.peerIncarnation, $0.first) < ($1.peerIncarnation, $1.first) }).prefix(all.count + 1 - maxForgottenRanges) {
+                b.delete(table, [0x66, forgottenKind] + storeKey(old.peerIncarnation) + storeKey(old.first))
+            }
+        }
+        var w = ByteWriter(capacity: 10)
+        w.writeVarint(f.last)
+        b.put(table, [0x66, forgottenKind] + storeKey(f.peerIncarnation) + storeKey(f.first), w.bytes)
+    }
+
+    static func forgotten(_ store: KeyValueStore) throws -> [ForgottenFiles] {
+        try store.scan(table).compactMap { row -> ForgottenFiles? in
+            guard row.key.count == 18, row.key[0] == 0x66, row.key[1] == forgottenKind,
+                  let inc = storeKeyValue(Array(row.key[2..<10])), let first = storeKeyValue(Array(row.key[10...])) else { return nil }
+            var r = ByteReader(row.value)
+            return ForgottenFiles(peerIncarnation: inc, first: first, last: try r.readVarint())
+        }
+    }
+
     /// Deletes the oldest file rows of direction `d` beyond the limit (`adding` is about to be written).
     static func pruneWrites(_ store: KeyValueStore, _ d: Direction, adding: Int, into b: inout WriteBatch) {
         guard let all = try? files(store, d), all.count + adding > maxFilesPerDirection else { return }
@@ -104,6 +139,12 @@ public enum DeliveryRecords {
 
 extension DeliveryRecords.Mark {
     var value: PlistValue { ["sha256": .string(hexString(sha256)), "atMs": .int(atMs)] }
+}
+
+extension DeliveryRecords.ForgottenFiles {
+    var value: PlistValue {
+        ["peer": .string(String(peerIncarnation, radix: 16)), "first": .int(Int64(first)), "last": .int(Int64(last))]
+    }
 }
 
 extension DeliveryRecords.File {

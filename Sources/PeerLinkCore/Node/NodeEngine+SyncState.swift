@@ -34,6 +34,8 @@ extension NodeEngine {
             if let m = try DeliveryRecords.mark(store, sent: false) { v["complicationReceived"] = m.value }
             v["filesSent"] = .array(try DeliveryRecords.files(store, .sent).map(\.value))
             v["filesReceived"] = .array(try DeliveryRecords.files(store, .received).map(\.value))
+            let forgotten = try DeliveryRecords.forgotten(store)
+            if !forgotten.isEmpty { v["filesForgotten"] = .array(forgotten.map(\.value)) }
         } catch {
             v["error"] = .string("delivery records unreadable: \(error)")
         }
@@ -97,6 +99,11 @@ extension NodeEngine {
                                             sizeBytes: t.sizeBytes, sha256: sha, atMs: monoNow), .sent)
         case .didFinishFileTransfer(let t, _?):
             deliveryHashes.sent[t.number] = nil
+        case .selfLostData:
+            guard let r = ctx.session.filesForgotten else { return }
+            DeliveryRecords.forgottenWrite(DeliveryRecords.ForgottenFiles(peerIncarnation: ctx.session.persistent.peerIncarnation,
+                                                                          first: r.lowerBound, last: r.upperBound),
+                                           store: store, into: &ctx.batch)
         case .didReceiveFile(let f):
             guard let (peer, number) = LinkSession.inboxOrigin(f.path) else { return }
             let sha = deliveryHashes.verified.removeValue(forKey: f.path) ?? ((try? files.sha256(f.path)) ?? [])

@@ -13,7 +13,8 @@
 ///   after it;
 /// - the sequence, context and file counters move past what the peer holds, and the context
 ///   this store holds is sent again under the next version (the peer's may be another one);
-/// - the node is told (`selfLostData`) so the replica asks the peer for everything again.
+/// - the node is told (`selfLostData`) so the replica asks the peer for everything again,
+///   with the file numbers the peer delivered from the lost history (`filesForgotten`).
 extension LinkSession {
     mutating func recoverFromOwnRollback(peer info: SessionInfo) {
         let delivered = [info.lastDelivered, info.lastComplicationDelivered]
@@ -28,6 +29,8 @@ extension LinkSession {
             persistent.context.ackedVersion = info.contextVersionReceived
             persistent.context.version = info.contextVersionReceived + (persistent.context.sent == nil ? 0 : 1)
         }
+        let highestSent = persistent.fileSend.highestFileSent
+        filesForgotten = info.lastFileDelivered > highestSent ? (highestSent + 1)...info.lastFileDelivered : nil
         recoverFileNumbers(peerDelivered: info.lastFileDelivered, batch: &batch)
         metaDirty = true
         out.persist(batch)

@@ -40,6 +40,10 @@ public struct LinkSession: Sendable {
     var out = ActionBuffer()
     /// Counters for tests, reports and figures.
     public internal(set) var stats = LinkStats()
+    /// Set when the last handshake found our store behind on files: the numbers the peer
+    /// delivered from a history this store lost (it no longer knows it queued them). Read by
+    /// the node with `selfLostData`; not persisted.
+    public internal(set) var filesForgotten: ClosedRange<UInt64>?
     /// The latest (monotonic) time the shell reported; app calls without a `now` use it.
     public internal(set) var clockMs: EpochMs = 0
 

@@ -8,7 +8,8 @@ import PeerLinkCore
 ///   other side received;
 /// - the complication's current payload, as the phone queued it and the watch received it;
 /// - the files delivered each way (name, size, SHA-256 of the content), between the two
-///   stores that exist now;
+///   stores that exist now (a file the receiver holds and the sender's store forgot, as it
+///   found at a handshake after it went back in time, is not asked of the sender);
 /// - nothing outstanding on either side (user info, replica delta, files, context, messages).
 ///
 /// What a damaged store (a corruption or a rollback) lost cannot come back for the
@@ -76,6 +77,12 @@ public enum ConvergenceCheck {
         }
         let sent = byNumber(sender["filesSent"], peer: receiverInc)
         let got = byNumber(receiver["filesReceived"], peer: senderInc)
+        // Numbers the sender's store found, after it went back in time, that the receiver
+        // delivered from a history it lost: it cannot list them.
+        let forgotten = (sender["filesForgotten"]?.arrayValue ?? []).filter { $0["peer"] == receiverInc }.compactMap { f -> ClosedRange<Int64>? in
+            guard let a = f["first"]?.intValue, let b = f["last"]?.intValue, a <= b else { return nil }
+            return a...b
+        }
         var out: [String] = []
         for n in Set(sent.keys).union(got.keys).sorted() {
             let s = sent[n], r = got[n]
@@ -83,6 +90,8 @@ public enum ConvergenceCheck {
                 if s["name"] != r["name"] || s["bytes"] != r["bytes"] || s["sha256"] != r["sha256"] {
                     out.append("file \(n): the \(from) delivered \(fileText(s)), the \(to) received \(fileText(r))")
                 }
+            } else if s == nil, forgotten.contains(where: { $0.contains(n) }) {
+                continue
             } else if !excused([s?["atMs"]?.intValue, r?["atMs"]?.intValue]) {
                 out.append(s != nil ? "file \(n) (\(fileText(s!))): delivered by the \(from), not among the \(to)'s received files"
                                     : "file \(n) (\(fileText(r!))): received by the \(to), not among the \(from)'s delivered files")
