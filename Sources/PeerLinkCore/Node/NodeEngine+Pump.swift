@@ -69,6 +69,8 @@ extension NodeEngine {
             ctx.sync.peerLostData()
         case .selfLostData:
             ctx.sync.ownStoreWentBack()
+            // The stamps the lost history issued stay unique: the clock moves past its floor.
+            ctx.replica.loadClock(clockFloor.restartStamp)
         case .linkDidChange(up: false):
             // A delta in flight stays in the outbox and is delivered on reconnect.
             break

@@ -25,6 +25,8 @@ public final class NodeEngine<App: NodeApp> {
     @exclusivity(unchecked) var heldSends: [NodeOutput] = []
     /// Where the link's metadata row is in the event's batch (see `persist`).
     @exclusivity(unchecked) var linkMetaWriteIndex: Int?
+    /// The hybrid clock's floor, kept in the node's files (`ClockFloor`).
+    @exclusivity(unchecked) var clockFloor: ClockFloor
     /// The node's files: what `transferFile` reads, where received files land.
     public let files: any FileStorage
     /// Where the app's exports go (`AppEffect.export`); nil: the node has none.
@@ -67,7 +69,10 @@ public final class NodeEngine<App: NodeApp> {
         self.files = files
         self.exports = exports
         self.monoNow = now
-        let (replica, syncState) = try ReplicaPersistence.load(from: store, replica: role.replicaID, schema: App.replicaSchema)
+        var (replica, syncState) = try ReplicaPersistence.load(from: store, replica: role.replicaID, schema: App.replicaSchema)
+        clockFloor = ClockFloor.load(files)
+        let clockRaised = clockFloor.storeMayHaveLostStamps(last: replica.clock.last, storeIsNew: syncState == nil)
+        if clockRaised { replica.loadClock(clockFloor.restartStamp) }
         let linkState = try LinkPersistence.load(from: store, newIncarnation: newIncarnation)
         var local: [String: PlistValue] = [:]
         do {
@@ -90,6 +95,9 @@ public final class NodeEngine<App: NodeApp> {
             // The seed's requirement 5.2: reset to the initial state and record an error log.
             ctx.log(.error, "store corrupt (\(reason)); moved to \(moved); started from the initial state; the peer will resend its data")
             ctx.launchedAfterStoreReset = true
+        }
+        if clockRaised {
+            ctx.log(.info, "the hybrid clock starts past its floor, after every stamp a lost store may have issued")
         }
         if linkState.incarnation == newIncarnation {
             // A new link store: its identity is written with the launch, so a node killed

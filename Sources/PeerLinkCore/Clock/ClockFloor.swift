@@ -1,0 +1,59 @@
+/// A bound on the hybrid clock kept beside the store, in the node's files, so that it outlives
+/// the store's damage: every timestamp the node ever issued or observed has `wallMs` below it.
+///
+/// Why: a store found corrupt starts from nothing, and a store that went back in time holds an
+/// older clock. With a wall clock that is frozen or was set back, the new clock would issue
+/// stamps the lost history already used — two different writes of one field with one stamp,
+/// which last-writer-wins cannot order (seed 500862 of `fitness-widget-after-midnight`).
+/// Started at or past the floor, the clock issues only stamps after every lost one.
+///
+/// A lease, as in Spanner's and CockroachDB's clock bounds: the floor moves `leaseMs` ahead of
+/// the clock whenever the clock reaches it, written (and synced) before the commit that holds
+/// such a stamp, so a node writes it about once a lease while it makes changes.
+/// The file holds the floor as 8 bytes, big-endian milliseconds since 1970.
+public struct ClockFloor: Sendable, Equatable {
+    /// Where the floor lives in the node's files.
+    public static let path = "clock/floor"
+    /// How far ahead of the clock the floor is set when the clock reaches it.
+    public static let leaseMs: Int64 = 60_000
+
+    /// Every stamp issued or observed has `wallMs` below this (0: none written yet).
+    public private(set) var floorMs: Int64
+
+    public init(floorMs: Int64) { self.floorMs = floorMs }
+
+    /// The floor in `files`; 0 when there is none or it does not read as one (a node that
+    /// cannot read it only loses this guarantee).
+    public static func load(_ files: any FileStorage) -> ClockFloor {
+        guard let bytes = try? files.readAll(path), bytes.count == 8 else { return ClockFloor(floorMs: 0) }
+        return ClockFloor(floorMs: Int64(bitPattern: bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+    }
+
+    /// True when a store's clock whose latest stamp is `last` may lack stamps this node issued:
+    /// the store is new (started after its predecessor was lost), or its clock is behind the
+    /// lease, which the clock had reached when the floor was last moved.
+    public func storeMayHaveLostStamps(last: HLCTimestamp, storeIsNew: Bool) -> Bool {
+        floorMs > 0 && (storeIsNew || last.wallMs < floorMs - Self.leaseMs)
+    }
+
+    /// The first stamp a clock that may have lost stamps starts from: after every one of them.
+    public var restartStamp: HLCTimestamp { HLCTimestamp(wallMs: floorMs, counter: 0, replica: 0) }
+
+    /// Moves the floor a lease ahead of the clock when the clock has reached it, writing it to
+    /// `files` first. Returns false when the file could not be written (the floor stays).
+    public mutating func renew(clock last: HLCTimestamp, files: any FileStorage) -> Bool {
+        guard last.wallMs > 0, last.wallMs >= floorMs else { return true }
+        let next = last.wallMs + Self.leaseMs
+        var bytes = [UInt8](repeating: 0, count: 8)
+        for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: UInt64(bitPattern: next) >> (56 - 8 * UInt64(i))) }
+        do {
+            // Written beside it, then moved over it: a crash between leaves the old floor.
+            try files.replaceAll(Self.path + ".new", with: bytes)
+            try files.move(from: Self.path + ".new", to: Self.path)
+        } catch {
+            return false
+        }
+        floorMs = next
+        return true
+    }
+}

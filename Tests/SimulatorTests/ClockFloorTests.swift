@@ -1,0 +1,75 @@
+import Testing
+@testable import PeerLinkCore
+@testable import PeerLinkScenarios
+
+/// The hybrid clock's floor, kept in the node's files: a store lost with a frozen (or set
+/// back) wall clock must not let the node issue a stamp it issued before. Found by a fitness
+/// workload sweep (seed 500862 of `fitness-widget-after-midnight.scenario`): the phone's clock
+/// froze, its store was reset, and its new store stamped `weeklySummary` on with the stamp its
+/// lost store had given `weeklySummary` off.
+@Suite("The hybrid clock's floor")
+struct ClockFloorTests {
+    static func stamp(_ wallMs: Int64, _ counter: UInt32 = 0) -> HLCTimestamp { HLCTimestamp(wallMs: wallMs, counter: counter, replica: 1) }
+
+    @Test func theFloorMovesALeaseAheadOnlyWhenTheClockReachesIt() throws {
+        let files = MemoryFileStorage()
+        var f = ClockFloor.load(files)
+        #expect(f.floorMs == 0)
+        var wrote = f.renew(clock: Self.stamp(0), files: files)
+        #expect(wrote && f.floorMs == 0 && !files.exists(ClockFloor.path), "no stamp yet: nothing written")
+        wrote = f.renew(clock: Self.stamp(1_000), files: files)
+        #expect(wrote && f.floorMs == 1_000 + ClockFloor.leaseMs)
+        #expect(ClockFloor.load(files) == f, "read back from the file")
+        wrote = f.renew(clock: Self.stamp(50_000, 9), files: files)
+        #expect(wrote && f.floorMs == 61_000, "inside the lease: unchanged")
+        wrote = f.renew(clock: Self.stamp(61_000), files: files)
+        #expect(wrote && f.floorMs == 121_000)
+        #expect(ClockFloor.load(files).floorMs == 121_000)
+        #expect(!files.exists(ClockFloor.path + ".new"))
+        try files.replaceAll(ClockFloor.path, with: [1, 2, 3])
+        #expect(ClockFloor.load(files).floorMs == 0, "a file that does not read as a floor is none")
+    }
+
+    @Test func aNewStoreOrOneBehindTheLeaseMayHaveLostStamps() {
+        let f = ClockFloor(floorMs: 200_000)
+        #expect(f.storeMayHaveLostStamps(last: Self.stamp(150_000), storeIsNew: true))
+        #expect(f.storeMayHaveLostStamps(last: Self.stamp(139_999), storeIsNew: false))
+        #expect(!f.storeMayHaveLostStamps(last: Self.stamp(140_000), storeIsNew: false))
+        #expect(!ClockFloor(floorMs: 0).storeMayHaveLostStamps(last: .zero, storeIsNew: true), "a node's first store")
+        #expect(f.restartStamp > Self.stamp(199_999, .max))
+    }
+
+    /// Through the node: the phone's clock frozen, a setting written, the store found corrupt,
+    /// the setting written again before the watch could send anything back.
+    @Test func aStoreResetUnderAFrozenClockIssuesStampsAfterTheLostOnes() throws {
+        let (result, driver) = try SimTest.run("""
+        scenario "a reset under a frozen clock"
+        start 2026-06-01T23:37:00+09:00
+        timezone Asia/Tokyo
+        23:37:00 link down
+        +1s clock phone freeze
+        +1s phone settings weekly-summary off
+        +1m corrupt phone
+        +1m phone settings weekly-summary on
+        """)
+        #expect(result.passed && result.error == nil, "\(result.error ?? "")")
+        let record = try driver.call(.phone, "query record settings settings").get()
+        let stamps = record["stamps"]?["weeklySummary"]?.arrayValue
+        let stamp = try #require(stamps)
+        let frozenWallMs = try #require(SimTest.scenario("scenario \"x\"\nstart 2026-06-01T23:37:01+09:00\ntimezone Asia/Tokyo\n").startMs)
+        #expect(stamp[0].intValue! > frozenWallMs, "the new stamp is past the lost store's \(frozenWallMs): \(stamp)")
+        let logs = driver.nodeLogs()
+        #expect(logs.contains { $0.contains("the hybrid clock starts past its floor") })
+    }
+
+    /// Replay: `sync-sim sweep scenarios/fitness-widget-after-midnight.scenario --seed 500862
+    /// --workload default --faults "…" --ops "…"`, the shrunk run the sweep gave.
+    @Test func theSweepSeedPasses() throws {
+        let s = try SimTest.load(SimTest.repositoryRoot + "/scenarios/fitness-widget-after-midnight.scenario")
+        var o = SweepOptions()
+        o.workload = .fitness
+        let out = SeedSweep.run(s, seed: 500862, faults: try FaultSchedule.parse("@5m6s clock phone freeze for 8m44s; @9m8s link down for 9m30s; @10m corrupt phone"),
+                                ops: try WorkloadOps.parse("@6m4s phone switch weekly-summary off; @12m24s phone switch weekly-summary on"), options: o)
+        #expect(out.passed, "\(out.problems)")
+    }
+}
