@@ -80,6 +80,39 @@ struct ReplicaPeerResetBeforeRollbackTests {
         #expect(phone.state.digest() != before, "goal 30 is new")
     }
 
+    /// The rolled-back watch's resend to the phone's new store carries everything it holds, but
+    /// no key ranges: it lacks what it wrote after the time it went back to, and the phone must
+    /// not take that for deleted. (With ranges, sweeps found the phone dropping the watch's
+    /// newer records and settings: seeds 500084 of `corrupt-phone-store.scenario` and 500430
+    /// of `watch-store-corrupt-mid-workout.scenario`.)
+    @Test func itsResendDoesNotMakeThePeerDropWhatItLost() throws {
+        var (phone, watch) = syncedPair()
+        let rolledBack = watch
+        phone.resetStore(incarnation: 99)
+        syncUntilQuiet(&phone, &watch, nowMs: t + 200)
+        watch.state.set(ReplicaFixture.goal(40), ["title": "written after the time it goes back to"], wallMs: t + 250)
+        syncUntilQuiet(&phone, &watch, nowMs: t + 260)
+        #expect(phone.state.fields(ReplicaFixture.goal(40)) != nil)
+        watch = rolledBack
+        watch.sync.ownStoreWentBack()
+        // The watch's announcement and a delta of the phone's cross on the way.
+        phone.state.set(ReplicaFixture.goal(41), ["title": "new on the phone"], wallMs: t + 270)
+        let fromWatch = watch.sync.makeDelta(from: watch.state), fromPhone = phone.sync.makeDelta(from: phone.state)
+        for p in try #require(fromPhone) {
+            _ = watch.sync.receive(p, into: &watch.state, wallMs: t + 280)
+            phone.sync.onPartConfirmed()
+        }
+        #expect(watch.sync.persistent.resendPeerWrites)
+        for p in try #require(fromWatch) {
+            _ = phone.sync.receive(p, into: &phone.state, wallMs: t + 280)
+            watch.sync.onPartConfirmed()
+        }
+        syncUntilQuiet(&phone, &watch, nowMs: t + 300)
+        #expect(phone.state.fields(ReplicaFixture.goal(40)) != nil, "the phone kept it")
+        #expect(watch.state.fields(ReplicaFixture.goal(40)) != nil, "and sent it back")
+        #expect(phone.state.digest() == watch.state.digest())
+    }
+
     /// A rolled-back store whose peer kept its store sends only what it wrote, as before: the
     /// peer holds its own writes.
     @Test func aPeerThatKeptItsStoreIsNotSentItsOwnWrites() {

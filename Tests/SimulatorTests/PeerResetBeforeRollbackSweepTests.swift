@@ -43,4 +43,25 @@ struct PeerResetBeforeRollbackSweepTests {
         let out = SeedSweep.sweepSeed(try Self.scenario(), seed: 500033, options: o)
         #expect(out.passed, "\(out.problems)")
     }
+
+    /// The first form of the fix sent the rolled-back store's resend with key ranges, and the
+    /// peer dropped what the rolled-back store had lost: the same 1,000 seeds then failed
+    /// here. Replays of their shrunk runs (`--workload countdown` / `fitness`).
+    @Test func aRolledBackStoresResendDropsNothingAtThePeer() throws {
+        let runs: [(String, UInt64, String, WorkloadKind, String)] = [
+            ("corrupt-phone-store", 500084, "@13m50s rollback watch", .countdown,
+             "@9m34s phone goal-add G6 2026-12-29; @9m36s phone goal-date G6 2026-09-20; @12m53s watch goal-title G6 G6r8"),
+            ("watch-store-corrupt-mid-workout", 500430, "@13m13s rollback phone", .fitness,
+             "@8m28s phone steps 407; @8m28s watch step-goal 6500; @8m29s phone switch run-detection off; @10m29s phone steps 1473; @12m13s phone complication-push; @12m16s watch step-goal 23000"),
+            ("watch-store-corrupt-mid-workout", 500480, "@36m49s rollback phone", .fitness,
+             "@15m27s watch step-goal 22500; @15m35s phone step-goal 4000"),
+        ]
+        for (name, seed, faults, kind, ops) in runs {
+            let s = try SimTest.load(SimTest.repositoryRoot + "/scenarios/\(name).scenario")
+            var o = SweepOptions()
+            o.workload = kind
+            let out = SeedSweep.run(s, seed: seed, faults: try FaultSchedule.parse(faults), ops: try WorkloadOps.parse(ops), options: o)
+            #expect(out.passed, "\(name) seed \(seed): \(out.problems)")
+        }
+    }
 }

@@ -20,9 +20,12 @@ extension ReplicaSync {
             origin: replica, incarnation: persistent.incarnation, baseSeq: base, upToSeq: state.seq,
             ackIncarnation: persistent.peerIncarnation == 0 ? persistent.formerPeerIncarnation : persistent.peerIncarnation,
             ackSeq: persistent.peerWatermark, records: [])
-        let complete = base == 0 && persistent.resendPeerWrites
+        let resendsAll = base == 0 && persistent.resendPeerWrites
+        // Key ranges let the peer drop what we no longer hold; a store that went back in time
+        // lacks records for no fault of the peer's, so its resend covers nothing.
+        let complete = resendsAll && !persistent.sendWholeRecords
         var all = records
-        if complete {
+        if resendsAll {
             // A peer that lost data learns every delete too, collected ones included.
             all += state.graves.map { DeltaRecord(key: $0.key, fields: [], tombstone: $0.value) }
             all.sort { $0.key < $1.key }
