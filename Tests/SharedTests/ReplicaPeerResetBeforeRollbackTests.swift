@@ -27,8 +27,8 @@ struct ReplicaPeerResetBeforeRollbackTests {
     }
 
     /// The phone's reset announcement reaches `watch`; the watch's answer is lost.
-    func phoneResetsAndItsAnswerIsLost(_ phone: inout ReplicaPeer, _ watch: inout ReplicaPeer) throws {
-        phone.resetStore(incarnation: 99)
+    func phoneResetsAndItsAnswerIsLost(_ phone: inout ReplicaPeer, _ watch: inout ReplicaPeer, alreadyReset: Bool = false) throws {
+        if !alreadyReset { phone.resetStore(incarnation: 99) }
         let made = phone.sync.makeDelta(from: phone.state)
         let announcement = try #require(made)
         for p in announcement {
@@ -111,6 +111,47 @@ struct ReplicaPeerResetBeforeRollbackTests {
         #expect(phone.state.fields(ReplicaFixture.goal(40)) != nil, "the phone kept it")
         #expect(watch.state.fields(ReplicaFixture.goal(40)) != nil, "and sent it back")
         #expect(phone.state.digest() == watch.state.digest())
+    }
+
+    /// The reset phone heard from the watch's old store (a delta it refused) before the watch
+    /// went back: to the phone the rolled-back watch's announcement is a reset peer's, and it
+    /// sends a complete resend. The phone lost data and was not refilled, so that resend
+    /// carries no key ranges: with them, the watch would delete every goal the phone wrote and
+    /// the phone no longer holds (found by a reading of the code, not yet by a sweep).
+    @Test func aResetStoreNotYetRefilledMakesThePeerDropNothing() throws {
+        var (phone, watch) = syncedPair()
+        let before = phone.state.digest()
+        let rolledBack = watch
+        phone.resetStore(incarnation: 99)
+        #expect(phone.sync.persistent.awaitsRefill)
+        // A delta the watch made for the phone's old store reaches the new one, which refuses it.
+        watch.state.set(ReplicaFixture.goal(21), field: "title", to: "edited", wallMs: t + 180)
+        let old = watch.sync.makeDelta(from: watch.state)
+        for p in try #require(old) {
+            #expect(phone.sync.receive(p, into: &phone.state, wallMs: t + 190).ignored != nil)
+            watch.sync.onPartConfirmed()
+        }
+        try phoneResetsAndItsAnswerIsLost(&phone, &watch, alreadyReset: true)
+        watch = rolledBack
+        watch.sync.ownStoreWentBack()
+        syncUntilQuiet(&phone, &watch, nowMs: t + 300)
+        #expect(watch.state.count(in: CountdownGoal.collection) == 14, "the watch dropped none of the phone's goals")
+        #expect(phone.state.count(in: CountdownGoal.collection) == 14, "and the phone has them back")
+        #expect(phone.state.hasUsed(ReplicaFixture.goal(5)))
+        #expect(phone.state.digest() == watch.state.digest())
+        #expect(phone.state.digest() == before)
+        // Both lost data, so neither refilled the other with key ranges: both still wait, and
+        // their later resends carry none (deletes still travel as tombstones and graves).
+        #expect(phone.sync.persistent.awaitsRefill && watch.sync.persistent.awaitsRefill)
+    }
+
+    /// Gone back a second time before the phone spoke: the store it knew is still the phone's
+    /// old one (the 500033 failure again otherwise).
+    @Test func aSecondRollbackBeforeThePeerSpeaksKeepsTheStoreItKnew() {
+        var (_, watch) = syncedPair()
+        watch.sync.ownStoreWentBack()
+        watch.sync.ownStoreWentBack()
+        #expect(watch.sync.persistent.formerPeerIncarnation == 1)
     }
 
     /// A rolled-back store whose peer kept its store sends only what it wrote, as before: the

@@ -29,7 +29,7 @@ struct ReplicaPeer {
     init(role: DeviceRole, incarnation: UInt64) {
         state = ReplicaState(replica: role.replicaID, schema: .fitnessAndCountdown)
         sync = ReplicaSync(replica: role.replicaID, peer: role.peer.replicaID, persistent: ReplicaSync.Persistent(incarnation: incarnation))
-        sync.storeWasReset(newIncarnation: incarnation)  // a new store announces itself, as NodeEngine does
+        sync.storeWasReset(newIncarnation: incarnation, lostData: false)  // a new store announces itself, as NodeEngine does
     }
 
     /// The store was found corrupt: start empty with a new incarnation.

@@ -15,12 +15,12 @@
 ///   value: string name, varint size, 32-byte SHA-256 of the content, zigzag atMs;
 /// - `f` `x` u64 peerIncarnation u64 first: files the peer delivered from a history this store
 ///   lost (found at a handshake after it went back in time), numbers `first` through the
-///   value's varint (the newest `maxForgottenRanges` kept).
+///   value's varint (at most `maxForgottenRanges` rows; beyond, the lowest keys go first).
 public enum DeliveryRecords {
     public static let table = StoreTable("node_delivery")
     /// Files kept per direction (the oldest go first): a limit, as on everything.
     public static let maxFilesPerDirection = 512
-    /// Ranges of forgotten files kept (the oldest go first).
+    /// Ranges of forgotten files kept (beyond it, the rows with the lowest keys go first).
     public static let maxForgottenRanges = 64
 
     /// File numbers `first` through `last` the peer store `peerIncarnation` delivered from a

@@ -93,8 +93,12 @@ extension NodeEngine {
         do {
             let delta = try ReplicaDeltaCodec.decode(bytes)
             var sync = ctx.sync
+            let incarnation = sync.persistent.incarnation
             let r = sync.receive(delta, into: &ctx.replica, wallMs: ctx.now)
             ctx.sync = sync
+            // The delta showed our store went back (a new incarnation of ours): the stamps the
+            // lost history issued stay unique, as after the handshake's `selfLostData`.
+            if sync.persistent.incarnation != incarnation { ctx.replica.loadClock(clockFloor.restartStamp) }
             ctx.log(.debug, "replica delta in: part \(delta.part + 1)/\(delta.partCount), \(delta.baseSeq)…\(delta.upToSeq) of store \(String(delta.incarnation, radix: 16).prefix(6)), \(delta.records.count) records, \(r.recordsChanged) changed\(delta.storeWasReset ? ", announces a reset" : "")")
             if r.peerWasReset { ctx.log(.info, "the peer's store was reset: resending everything it held") }
             if let why = r.ignored { ctx.log(.info, "replica delta not applied: \(why)") }

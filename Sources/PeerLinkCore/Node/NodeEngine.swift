@@ -85,7 +85,11 @@ public final class NodeEngine<App: NodeApp> {
         let handTransfers = Set(try store.scan(NodeContext.handTable).map { String(decoding: $0.key, as: UTF8.self) })
         var sync = ReplicaSync(replica: role.replicaID, peer: role.peer.replicaID,
                                persistent: syncState ?? ReplicaSync.Persistent(incarnation: newIncarnation))
-        if syncState == nil { sync.storeWasReset(newIncarnation: newIncarnation) }
+        if syncState == nil {
+            var lostData = false
+            if case .resetAfterCorruption = opening { lostData = true }
+            sync.storeWasReset(newIncarnation: newIncarnation, lostData: lostData)
+        }
         ctx = NodeContext(role: role, now: now, calendar: calendar, language: language,
                           session: LinkSession(config: config, persistent: linkState, seed: seed),
                           replica: replica, sync: sync)

@@ -123,7 +123,8 @@ public enum ReplicaPersistence {
 
     /// The `sync` row: u8 version (1), u64 incarnation, u64 peerIncarnation, varint
     /// peerWatermark, varint ackedByPeer, varint inFlightUpTo + 1 (0: none), varint parts
-    /// left, u8 flags, then, only when not 0, u64 formerPeerIncarnation.
+    /// left, u8 flags (1 in-flight stale, 2 resend the peer's writes, 4 announce a reset, 8 owes
+    /// an ack, 16 send whole records, 32 awaits a refill), then, only when not 0, u64 formerPeerIncarnation.
     public static func encodeSync(_ p: ReplicaSync.Persistent) -> [UInt8] {
         var w = ByteWriter(capacity: 64)
         w.writeByte(1)
@@ -137,6 +138,7 @@ public enum ReplicaPersistence {
         if p.announceReset { flags |= 4 }
         if p.owesAck { flags |= 8 }
         if p.sendWholeRecords { flags |= 16 }
+        if p.awaitsRefill { flags |= 32 }
         w.writeByte(flags)
         if p.formerPeerIncarnation != 0 { w.writeUInt64BE(p.formerPeerIncarnation) }
         return w.bytes
@@ -159,6 +161,7 @@ public enum ReplicaPersistence {
         p.announceReset = flags & 4 != 0
         p.owesAck = flags & 8 != 0
         p.sendWholeRecords = flags & 16 != 0
+        p.awaitsRefill = flags & 32 != 0
         if !r.isAtEnd { p.formerPeerIncarnation = try r.readUInt64BE() }
         return p
     }

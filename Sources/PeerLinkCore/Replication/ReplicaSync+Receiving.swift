@@ -90,6 +90,8 @@ extension ReplicaSync {
             if state.collectTombstone(r.key) { collected += 1 }
         }
         if receivedTombstones { persistent.owesAck = true }
+        // The last part of the peer's complete resend to this store: it holds all the peer has.
+        if d.coverage != nil, d.isLastPart, d.ackIncarnation == persistent.incarnation { persistent.awaitsRefill = false }
         if d.incarnation == persistent.peerIncarnation, d.isLastPart, d.baseSeq <= persistent.peerWatermark {
             persistent.peerWatermark = max(persistent.peerWatermark, d.upToSeq)
         }

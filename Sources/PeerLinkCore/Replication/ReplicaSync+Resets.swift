@@ -20,7 +20,8 @@ extension ReplicaSync {
     /// The peer store it knew is kept aside (`formerPeerIncarnation`): if the peer speaks from
     /// another one, that store was reset in the lost history and needs its own writes too.
     public mutating func ownStoreWentBack() {
-        let knownPeer = persistent.peerIncarnation
+        // Gone back again before the peer spoke: the store it knew is still the one to address.
+        let knownPeer = persistent.peerIncarnation != 0 ? persistent.peerIncarnation : persistent.formerPeerIncarnation
         var h = SHA256()
         var w = ByteWriter(capacity: 24)
         w.writeUInt64BE(persistent.incarnation)
@@ -32,10 +33,12 @@ extension ReplicaSync {
         persistent.formerPeerIncarnation = knownPeer
     }
 
-    /// This store was found corrupt and started empty with a new incarnation.
-    public mutating func storeWasReset(newIncarnation: UInt64) {
+    /// This store was found corrupt and started empty with a new incarnation (or, with
+    /// `lostData` false, is a node's first store, which announces itself the same way).
+    public mutating func storeWasReset(newIncarnation: UInt64, lostData: Bool = true) {
         persistent = Persistent(incarnation: newIncarnation)
         persistent.announceReset = true
+        persistent.awaitsRefill = lostData
         quietScan = nil
     }
 }

@@ -21,9 +21,9 @@ extension ReplicaSync {
             ackIncarnation: persistent.peerIncarnation == 0 ? persistent.formerPeerIncarnation : persistent.peerIncarnation,
             ackSeq: persistent.peerWatermark, records: [])
         let resendsAll = base == 0 && persistent.resendPeerWrites
-        // Key ranges let the peer drop what we no longer hold; a store that went back in time
-        // lacks records for no fault of the peer's, so its resend covers nothing.
-        let complete = resendsAll && !persistent.sendWholeRecords
+        // Key ranges let the peer drop what we no longer hold; a store that lost data and has
+        // not been refilled lacks records for no fault of the peer's, so its resend covers nothing.
+        let complete = resendsAll && !persistent.awaitsRefill
         var all = records
         if resendsAll {
             // A peer that lost data learns every delete too, collected ones included.

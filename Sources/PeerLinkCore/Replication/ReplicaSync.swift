@@ -56,6 +56,10 @@ public struct ReplicaSync: Sendable, Equatable {
         /// reset in the history we lost, and whether our complete resend reached it was lost
         /// too: everything is sent again, its writes included.
         public var formerPeerIncarnation: UInt64 = 0
+        /// This store lost data (found corrupt, or went back in time) and has not yet applied
+        /// a complete resend from the peer: what it lacks may be lost here only, so its own
+        /// resends carry no key ranges (the peer must not take a missing record for deleted).
+        public var awaitsRefill = false
 
         /// A new store's bookkeeping.
         public init(incarnation: UInt64) { self.incarnation = incarnation }
