@@ -154,13 +154,24 @@ struct ReplicaPeerResetBeforeRollbackTests {
         #expect(watch.sync.persistent.formerPeerIncarnation == 1)
     }
 
-    /// A rolled-back store whose peer kept its store sends only what it wrote, as before: the
-    /// peer holds its own writes.
-    @Test func aPeerThatKeptItsStoreIsNotSentItsOwnWrites() {
+    /// A rolled-back store whose peer kept its store sends only the records it wrote a field
+    /// of, as before (the peer holds its own writes), and no key ranges.
+    @Test func aPeerThatKeptItsStoreIsNotSentItsOwnWrites() throws {
         var (phone, watch) = syncedPair()
         watch.sync.ownStoreWentBack()
+        let made = watch.sync.makeDelta(from: watch.state)
+        let parts = try #require(made)
+        let records = parts.flatMap(\.records)
+        #expect(!records.isEmpty && parts.allSatisfy { $0.coverage == nil && $0.storeWasReset })
+        for r in records {
+            #expect(r.fields.contains { $0.stamp.replica == DeviceRole.watch.replicaID }, "\(r.key): only the phone wrote it")
+        }
+        for p in parts {
+            _ = phone.sync.receive(p, into: &phone.state, wallMs: t + 290)
+            watch.sync.onPartConfirmed()
+        }
         syncUntilQuiet(&phone, &watch, nowMs: t + 300)
-        #expect(!watch.sync.persistent.resendPeerWrites && watch.sync.persistent.formerPeerIncarnation == 0)
+        #expect(watch.sync.persistent.formerPeerIncarnation == 0)
         #expect(phone.state.digest() == watch.state.digest())
     }
 
