@@ -65,11 +65,9 @@ struct ClockFloorTests {
     /// Replay: `sync-sim sweep scenarios/fitness-widget-after-midnight.scenario --seed 500862
     /// --workload default --faults "…" --ops "…"`, the shrunk run the sweep gave.
     @Test func theSweepSeedPasses() throws {
-        let s = try SimTest.load(SimTest.repositoryRoot + "/scenarios/fitness-widget-after-midnight.scenario")
-        var o = SweepOptions()
-        o.workload = .fitness
-        let out = SeedSweep.run(s, seed: 500862, faults: try FaultSchedule.parse("@5m6s clock phone freeze for 8m44s; @9m8s link down for 9m30s; @10m corrupt phone"),
-                                ops: try WorkloadOps.parse("@6m4s phone switch weekly-summary off; @12m24s phone switch weekly-summary on"), options: o)
+        let out = try SimTest.replay("fitness-widget-after-midnight", seed: 500862,
+                                     faults: "@5m6s clock phone freeze for 8m44s; @9m8s link down for 9m30s; @10m corrupt phone", workload: .fitness,
+                                     ops: "@6m4s phone switch weekly-summary off; @12m24s phone switch weekly-summary on")
         #expect(out.passed, "\(out.problems)")
     }
 }

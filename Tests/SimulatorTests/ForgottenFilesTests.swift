@@ -43,7 +43,7 @@ struct ForgottenFilesTests {
         let s = try SimTest.load(SimTest.repositoryRoot + "/scenarios/workout-over-a-slow-link.scenario")
         for (seed, faults) in [(UInt64(500429), "@10m40s rollback watch"),
                                (500613, "@4m11s crash phone; @7m29s crash watch; @7m35s link close-after 11141 for 7m30s; @9m47s kill phone for 5m17s; @15m26s rollback watch")] {
-            let o = SeedSweep.run(s, seed: seed, faults: try FaultSchedule.parse(faults), options: SweepOptions())
+            let o = try SimTest.replay("workout-over-a-slow-link", seed: seed, faults: faults)
             #expect(o.passed, "seed \(seed): \(o.problems)")
         }
         var o = SweepOptions()

@@ -66,12 +66,9 @@ struct LedgerRollbackToEarlierSenderTests {
     /// Replay: `sync-sim sweep scenarios/watch-store-rolled-back-after-workout.scenario --seed
     /// 500970 --workload default --faults "…" --ops "…"`, the shrunk run the sweep gave.
     @Test func theSweepSeedPasses() throws {
-        let s = try SimTest.load(SimTest.repositoryRoot + "/scenarios/watch-store-rolled-back-after-workout.scenario")
-        var o = SweepOptions()
-        o.workload = .fitness
         let ops = "@3m20s phone complication-push; @3m20s phone steps 948; @3m23s watch step-goal 24500; @4m55s phone complication-push; @5m30s phone switch notifications off; @5m42s watch step-goal 27500; @8m56s watch step-goal 15500"
-        let out = SeedSweep.run(s, seed: 500970, faults: try FaultSchedule.parse("@3m48s link tamper 20% for 4m21s; @5m7s corrupt phone"),
-                                ops: try WorkloadOps.parse(ops), options: o)
+        let out = try SimTest.replay("watch-store-rolled-back-after-workout", seed: 500970,
+                                     faults: "@3m48s link tamper 20% for 4m21s; @5m7s corrupt phone", workload: .fitness, ops: ops)
         #expect(out.passed, "\(out.problems)")
     }
 }

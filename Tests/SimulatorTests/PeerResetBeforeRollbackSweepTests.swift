@@ -13,24 +13,13 @@ import Testing
 struct PeerResetBeforeRollbackSweepTests {
     static let faults = "@39s link tamper 2% for 3m30s; @4m30s link tamper 20% for 6m; @7m10s link latency 102ms jitter 3ms for 1m29s; @8m48s link bandwidth 5055 for 2m7s; @10m11s rollback watch"
 
-    static func scenario() throws -> Scenario {
-        try SimTest.load(SimTest.repositoryRoot + "/scenarios/corrupt-phone-store.scenario")
-    }
-
-    static func options() -> SweepOptions {
-        var o = SweepOptions()
-        o.workload = .countdown
-        return o
-    }
-
     /// Replay: `sync-sim sweep scenarios/corrupt-phone-store.scenario --seed 500033 --faults
     /// "…" --workload countdown --ops "…"` (the two shrunk runs the sweep gave, before and
     /// after the first half of the fix).
     @Test func theShrunkRunsConverge() throws {
-        let s = try Self.scenario()
         for ops in ["@3m7s watch goal-add G4 2026-10-20; @3m10s phone goal-add G5 2027-04-04; @3m17s phone goal-date G5 2027-06-24; @3m27s phone goal-delete G4; @3m30s phone goal-add G6 2027-01-24; @5m51s phone goal-delete G5; @5m52s phone goal-add G7 2026-09-18; @7m36s watch goal-date G6 2026-10-20; @9m4s watch goal-date G6 2027-06-25; @9m5s watch goal-add G8 2027-05-04; @9m6s watch goal-add G9 2027-02-15; @9m15s phone goal-add G10 2026-10-17; @14m45s phone goal-add G12 2026-10-12",
                     "@28s phone goal-add G2 2027-06-16; @1m33s watch goal-add G3 2027-01-01; @1m46s phone goal-delete G2; @3m7s watch goal-add G4 2026-10-20; @3m10s phone goal-add G5 2027-04-04; @3m27s phone goal-delete G4; @5m51s phone goal-delete G5; @5m52s phone goal-add G7 2026-09-18; @14m45s phone goal-add G12 2026-10-12; @14m49s phone goal-title G7 G7r6"] {
-            let o = SeedSweep.run(s, seed: 500033, faults: try FaultSchedule.parse(Self.faults), ops: try WorkloadOps.parse(ops), options: Self.options())
+            let o = try SimTest.replay("corrupt-phone-store", seed: 500033, faults: Self.faults, workload: .countdown, ops: ops)
             #expect(o.passed, "\(o.problems)")
         }
     }
@@ -38,9 +27,10 @@ struct PeerResetBeforeRollbackSweepTests {
     /// Replay: `sync-sim sweep scenarios/corrupt-phone-store.scenario --seed 500033 --workload
     /// default`, the seed as drawn (its schedule is random, its operations generated).
     @Test func theSeedAsDrawnPasses() throws {
-        var o = Self.options()
+        var o = SweepOptions()
+        o.workload = .countdown
         o.shrinks = false
-        let out = SeedSweep.sweepSeed(try Self.scenario(), seed: 500033, options: o)
+        let out = SeedSweep.sweepSeed(try SimTest.load(SimTest.repositoryRoot + "/scenarios/corrupt-phone-store.scenario"), seed: 500033, options: o)
         #expect(out.passed, "\(out.problems)")
     }
 
@@ -57,10 +47,7 @@ struct PeerResetBeforeRollbackSweepTests {
              "@15m27s watch step-goal 22500; @15m35s phone step-goal 4000"),
         ]
         for (name, seed, faults, kind, ops) in runs {
-            let s = try SimTest.load(SimTest.repositoryRoot + "/scenarios/\(name).scenario")
-            var o = SweepOptions()
-            o.workload = kind
-            let out = SeedSweep.run(s, seed: seed, faults: try FaultSchedule.parse(faults), ops: try WorkloadOps.parse(ops), options: o)
+            let out = try SimTest.replay(name, seed: seed, faults: faults, workload: kind, ops: ops)
             #expect(out.passed, "\(name) seed \(seed): \(out.problems)")
         }
     }

@@ -39,6 +39,15 @@ enum SimTest {
         return (runner.run(scenario), driver)
     }
 
+    /// A sweep's shrunk run of `scenarios/NAME.scenario` replayed through `SeedSweep.run`, as
+    /// `sync-sim sweep scenarios/NAME.scenario --seed S --faults "…" [--workload W --ops "…"]`.
+    static func replay(_ name: String, seed: UInt64, faults: String, workload: WorkloadKind? = nil, ops: String? = nil) throws -> SeedOutcome {
+        var o = SweepOptions()
+        o.workload = workload
+        return SeedSweep.run(try load(repositoryRoot + "/scenarios/\(name).scenario"), seed: seed, faults: try FaultSchedule.parse(faults),
+                             ops: try ops.map { try WorkloadOps.parse($0) }, options: o)
+    }
+
     /// Runs `scenario` with `faults` and a workload's `ops` as `SeedSweep.run` does for `seed`
     /// (no trace), keeping the driver and the workload's record of the run.
     static func runWorkload(_ scenario: Scenario, seed: UInt64, faults: FaultSchedule, ops: WorkloadOps,

@@ -11,26 +11,16 @@ import PhoneWatch
 /// and reported "the phone still shows a live workout (running) after the last one ended".
 @Suite("A workout recovered after the watch's store went back, found by sweeps")
 struct WorkoutRecoveredSweepTests {
-    static func options() -> SweepOptions {
-        var o = SweepOptions()
-        o.workload = .fitness
-        return o
-    }
-
-    static func run(_ name: String, seed: UInt64, faults: String, ops: String) throws -> SeedOutcome {
-        let s = try SimTest.load(SimTest.repositoryRoot + "/scenarios/\(name).scenario")
-        return SeedSweep.run(s, seed: seed, faults: try FaultSchedule.parse(faults), ops: try WorkloadOps.parse(ops), options: options())
-    }
-
     /// Replay: `sync-sim sweep scenarios/fitness-widget-after-midnight.scenario --seed 300125
     /// --faults "@19m21s link down for 9m25s; @28m47s rollback watch" --workload fitness --ops
     /// "@13s watch workout start; @15m14s watch step-goal 25000; @19m39s watch workout end"`.
     @Test func theSessionTheWatchRecoversAfterItsStoreWentBackMayBeLive() throws {
         let ops = "@13s watch workout start; @15m14s watch step-goal 25000; @19m39s watch workout end"
-        let o = try Self.run("fitness-widget-after-midnight", seed: 300125, faults: "@19m21s link down for 9m25s; @28m47s rollback watch", ops: ops)
+        let o = try SimTest.replay("fitness-widget-after-midnight", seed: 300125, faults: "@19m21s link down for 9m25s; @28m47s rollback watch",
+                                   workload: .fitness, ops: ops)
         #expect(o.passed, "\(o.problems)")
-        let o2 = try Self.run("clocks-ahead-and-back-budgets", seed: 300808, faults: "@1h5m3s link down for 19m46s; @1h25m5s rollback watch",
-                              ops: "@5m30s watch workout start; @1h20m43s watch workout end")
+        let o2 = try SimTest.replay("clocks-ahead-and-back-budgets", seed: 300808, faults: "@1h5m3s link down for 19m46s; @1h25m5s rollback watch",
+                                    workload: .fitness, ops: "@5m30s watch workout start; @1h20m43s watch workout end")
         #expect(o2.passed, "\(o2.problems)")
     }
 

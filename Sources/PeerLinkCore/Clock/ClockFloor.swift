@@ -26,7 +26,8 @@ public struct ClockFloor: Sendable, Equatable {
     /// cannot read it only loses this guarantee).
     public static func load(_ files: any FileStorage) -> ClockFloor {
         guard let bytes = try? files.readAll(path), bytes.count == 8 else { return ClockFloor(floorMs: 0) }
-        return ClockFloor(floorMs: Int64(bitPattern: bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+        var r = ByteReader(bytes)
+        return ClockFloor(floorMs: Int64(bitPattern: (try? r.readUInt64BE()) ?? 0))
     }
 
     /// True when a store's clock whose latest stamp is `last` may lack stamps this node issued:
@@ -44,11 +45,11 @@ public struct ClockFloor: Sendable, Equatable {
     public mutating func renew(clock last: HLCTimestamp, files: any FileStorage) -> Bool {
         guard last.wallMs > 0, last.wallMs >= floorMs else { return true }
         let next = last.wallMs + Self.leaseMs
-        var bytes = [UInt8](repeating: 0, count: 8)
-        for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: UInt64(bitPattern: next) >> (56 - 8 * UInt64(i))) }
+        var w = ByteWriter(capacity: 8)
+        w.writeUInt64BE(UInt64(bitPattern: next))
         do {
             // Written beside it, then moved over it: a crash between leaves the old floor.
-            try files.replaceAll(Self.path + ".new", with: bytes)
+            try files.replaceAll(Self.path + ".new", with: w.bytes)
             try files.move(from: Self.path + ".new", to: Self.path)
         } catch {
             return false

@@ -108,15 +108,19 @@ public enum DeliveryRecords {
 
     static let forgottenKind: UInt8 = 0x78  // "x"
 
+    static func forgottenKey(peerIncarnation: UInt64, first: UInt64) -> [UInt8] {
+        [0x66, forgottenKind] + storeKey(peerIncarnation) + storeKey(first)
+    }
+
     static func forgottenWrite(_ f: ForgottenFiles, store: KeyValueStore, into b: inout WriteBatch) {
         if let all = try? forgotten(store), all.count >= maxForgottenRanges {
             for old in all.sorted(by: { ($0.peerIncarnation, $0.first) < ($1.peerIncarnation, $1.first) }).prefix(all.count + 1 - maxForgottenRanges) {
-                b.delete(table, [0x66, forgottenKind] + storeKey(old.peerIncarnation) + storeKey(old.first))
+                b.delete(table, forgottenKey(peerIncarnation: old.peerIncarnation, first: old.first))
             }
         }
         var w = ByteWriter(capacity: 10)
         w.writeVarint(f.last)
-        b.put(table, [0x66, forgottenKind] + storeKey(f.peerIncarnation) + storeKey(f.first), w.bytes)
+        b.put(table, forgottenKey(peerIncarnation: f.peerIncarnation, first: f.first), w.bytes)
     }
 
     static func forgotten(_ store: KeyValueStore) throws -> [ForgottenFiles] {

@@ -36,7 +36,7 @@ extension NodeEngine {
         let syncState = ctx.sync.persistent
         ReplicaPersistence.persistChanges(of: &ctx.replica, sync: syncState, into: &batch)
         // The clock's floor moves ahead before a commit holds a stamp at or past it.
-        if ctx.replica.clock.last.wallMs >= clockFloor.floorMs, ctx.replica.clock.last.wallMs > 0, !clockFloor.renew(clock: ctx.replica.clock.last, files: files) {
+        if !clockFloor.renew(clock: ctx.replica.clock.last, files: files) {
             output.append(.log(.warning, "the hybrid clock's floor could not be written (\(ClockFloor.path)): a store lost later may reissue stamps"))
         }
         if failed == nil, !batch.isEmpty {

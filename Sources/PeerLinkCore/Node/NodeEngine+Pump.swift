@@ -69,8 +69,7 @@ extension NodeEngine {
             ctx.sync.peerLostData()
         case .selfLostData:
             ctx.sync.ownStoreWentBack()
-            // The stamps the lost history issued stay unique: the clock moves past its floor.
-            ctx.replica.loadClock(clockFloor.restartStamp)
+            moveClockPastFloor()
         case .linkDidChange(up: false):
             // A delta in flight stays in the outbox and is delivered on reconnect.
             break
@@ -89,6 +88,12 @@ extension NodeEngine {
         performAppEffects()
     }
 
+    /// Our store went back in time: the stamps its lost history issued stay unique, as the
+    /// clock moves past its floor (`ClockFloor`).
+    func moveClockPastFloor() {
+        ctx.replica.loadClock(clockFloor.restartStamp)
+    }
+
     func receiveDelta(_ bytes: [UInt8]) {
         do {
             let delta = try ReplicaDeltaCodec.decode(bytes)
@@ -96,9 +101,9 @@ extension NodeEngine {
             let incarnation = sync.persistent.incarnation
             let r = sync.receive(delta, into: &ctx.replica, wallMs: ctx.now)
             ctx.sync = sync
-            // The delta showed our store went back (a new incarnation of ours): the stamps the
-            // lost history issued stay unique, as after the handshake's `selfLostData`.
-            if sync.persistent.incarnation != incarnation { ctx.replica.loadClock(clockFloor.restartStamp) }
+            // The delta showed our store went back (a new incarnation of ours), as the
+            // handshake's `selfLostData` does.
+            if sync.persistent.incarnation != incarnation { moveClockPastFloor() }
             ctx.log(.debug, "replica delta in: part \(delta.part + 1)/\(delta.partCount), \(delta.baseSeq)…\(delta.upToSeq) of store \(String(delta.incarnation, radix: 16).prefix(6)), \(delta.records.count) records, \(r.recordsChanged) changed\(delta.storeWasReset ? ", announces a reset" : "")")
             if r.peerWasReset { ctx.log(.info, "the peer's store was reset: resending everything it held") }
             if let why = r.ignored { ctx.log(.info, "replica delta not applied: \(why)") }
