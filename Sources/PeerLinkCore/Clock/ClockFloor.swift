@@ -42,9 +42,15 @@ public struct ClockFloor: Sendable, Equatable {
 
     /// Moves the floor a lease ahead of the clock when the clock has reached it, writing it to
     /// `files` first. Returns false when the file could not be written (the floor stays).
+    /// Called at every commit: the check stays inline, the write out of line.
+    @inline(__always)
     public mutating func renew(clock last: HLCTimestamp, files: any FileStorage) -> Bool {
         guard last.wallMs > 0, last.wallMs >= floorMs else { return true }
-        let next = last.wallMs + Self.leaseMs
+        return write(last.wallMs + Self.leaseMs, files: files)
+    }
+
+    @inline(never)
+    mutating func write(_ next: Int64, files: any FileStorage) -> Bool {
         var w = ByteWriter(capacity: 8)
         w.writeUInt64BE(UInt64(bitPattern: next))
         do {
