@@ -15,8 +15,9 @@ extension PhoneApp {
 
     // MARK: - Reading the replica
 
-    /// Every health sample the phone holds (its own and the watch's).
-    func samples(_ ctx: NodeContext) -> [HealthSample] { ctx.replica.all(HealthSample.self) }
+    /// Every health sample the phone holds (its own and the watch's, a saved workout's
+    /// series expanded into their samples), ordered by id.
+    func samples(_ ctx: NodeContext) -> [HealthSample] { HealthSampleSeries.allSamples(in: ctx.replica) }
 
     /// The samples whose types the user lets the app read.
     func readableSamples(_ ctx: NodeContext) -> [HealthSample] { state.auth.authorization.readable(samples(ctx)) }

@@ -52,7 +52,7 @@ extension PhoneApp {
             guard rest.first == "count" else { return nil }
             let all = samples(ctx)
             guard rest.count > 1 else { return .int(Int64(all.count)) }
-            return .int(Int64(all.filter { $0.kind.name == rest[1] || $0.kind.name.hasPrefix(rest[1] + ".") }.count))
+            return .int(Int64(all.filter { $0.kind.matches(rest[1]) }.count))
         case .widget: return widgetQuery(rest, ctx)
         case .notification: return notificationQuery(rest)
         case .export: return exportQuery(rest)

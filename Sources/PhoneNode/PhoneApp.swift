@@ -126,6 +126,9 @@ public struct PhoneApp: NodeApp {
                 // ~4,000 instructions a sample (3,600 after a workout).
                 guard !steps else { break }
                 if liveField("kind", of: entry)?.stringValue == stepsName { steps = true } else { health = true }
+            case HealthSampleSeries.collection:
+                guard !steps else { break }
+                if HealthSampleSeries.holdsSteps(liveField("readings", of: entry)) { steps = true } else { health = true }
             case CountdownGoal.collection, UserProfile.collection: goals = true
             case AppSettings.collection: settings = true
             default: break

@@ -15,6 +15,12 @@ extension WatchApp {
         case "workout": return workoutQuery(rest, ctx)
         case "picker": return rest.first.flatMap { picker.jsonValue()[$0] } ?? (rest.isEmpty ? picker.jsonValue() : nil)
         case "rings": return ringsQuery(rest, ctx)
+        case "samples" where rest.first == "count":
+            // The replicated samples (the phone's and the watch's, saved workouts' series
+            // expanded), as the phone's `samples count [KIND]`.
+            let all = HealthSampleSeries.allSamples(in: ctx.replica)
+            guard rest.count > 1 else { return .int(Int64(all.count)) }
+            return .int(Int64(all.filter { $0.kind.matches(rest[rest.startIndex + 1]) }.count))
         case "steps" where rest.first == "today": return .int(Int64(displayedSteps(todayTotals(ctx), calendar: ctx.calendar)))
         case "settings": return settingsQuery(rest, ctx)
         case "complication": return complicationQuery(rest, ctx)

@@ -227,15 +227,15 @@ extension WatchApp {
         sendLiveMetrics(live, &ctx)
     }
 
-    /// `finishWorkout()` saved a workout: the record and every sample go into the replicated
-    /// state; the full-resolution series becomes a file for `transferFile`.
+    /// `finishWorkout()` saved a workout: the record and its samples, as series records of up
+    /// to 60 samples (`HealthSampleSeries`), go into the replicated state; the
+    /// full-resolution series becomes a file for `transferFile`.
     mutating func save(_ finished: FinishedWorkout, _ ctx: inout NodeContext) -> WatchEffect {
         if case .failure(let e) = ctx.put(finished.record) { ctx.log(.error, "workout \(finished.record.id) not saved: \(e)") }
-        // `ctx.put(s)` for each sample, its fields made from the previous sample's.
-        var fields = SampleFieldsMaker()
-        for s in finished.samples {
-            if case .failure(let e) = ctx.set(RecordKey(HealthSample.collection, s.id), fields.fields(of: s)) {
-                ctx.log(.error, "sample \(s.id) not saved: \(e)")
+        // The samples as series records, a minute of one-second readings each.
+        for series in HealthSampleSeries.series(workoutID: finished.record.id, samples: finished.samples) {
+            if case .failure(let e) = ctx.set(RecordKey(HealthSampleSeries.collection, series.id), series.fields) {
+                ctx.log(.error, "series \(series.id) not saved: \(e)")
             }
         }
         ctx.log(.info, "workout \(finished.record.id) saved: \(finished.samples.count) samples, elapsed \(finished.record.elapsedMs) ms")

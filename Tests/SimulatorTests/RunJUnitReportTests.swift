@@ -13,7 +13,7 @@ import PhoneWatch
         let text = """
             scenario "quotes 'and' <tags> & co"
             start 2026-06-01T07:00:00+09:00
-            +1m expect phone count sample == 5
+            +1m expect phone samples count == 5
             """
         var r = SimConductor().run(try ScenarioParser.parse(text, file: "odd.scenario"))
         #expect(!r.passed)  // no sample, not five
@@ -25,6 +25,6 @@ import PhoneWatch
         let failure = try #require(testcase.elements(forName: "failure").first)
         let message = try #require(failure.attribute(forName: "message")?.stringValue)
         #expect(message.contains("a ' quote") && message.contains("a bell \u{FFFD}"))
-        #expect(failure.stringValue?.contains("expect phone count sample == 5") == true)
+        #expect(failure.stringValue?.contains("expect phone samples count == 5") == true)
     }
 }

@@ -12,7 +12,7 @@ struct ScenarioBuilderTests {
         b.watch("07:30:05", "workout end")
         b.expectConverged("07:31:00")
         b.expect("+0s", .phone, "workouts", .equal, 1, always: true)
-        b.expect("+0s", .phone, "count sample", .equal, 360, always: true)
+        b.expect("+0s", .phone, "samples count", .equal, 360, always: true)
         return b
     }
 

@@ -15,7 +15,7 @@ struct SimDriverTests {
             07:01:05 watch workout end
             07:02:00 expect converged
             +0s expect phone workouts == 1
-            +0s expect phone count sample == 12
+            +0s expect phone samples count == 12
             +0s expect phone workouts == 2
             +0s expect watch refuses workout end
             +0s expect watch refuses settings step-goal 7
@@ -24,7 +24,7 @@ struct SimDriverTests {
         #expect(r.error == nil, "\(r.text())")
         #expect(SimTest.check(r, "expect converged")?.passed == true, "\(r.text())")
         #expect(SimTest.check(r, "expect phone workouts == 1")?.passed == true, "\(r.text())")
-        #expect(SimTest.check(r, "expect phone count sample == 12")?.passed == true, "\(r.text())")
+        #expect(SimTest.check(r, "expect phone samples count == 12")?.passed == true, "\(r.text())")
         #expect(SimTest.check(r, "expect phone workouts == 2")?.passed == false, "a false expectation must fail")
         #expect(SimTest.check(r, "expect watch refuses workout end")?.passed == true, "\(r.text())")
         #expect(!r.passed)
@@ -64,7 +64,7 @@ struct SimDriverTests {
             07:03:05 watch workout end
             07:03:10 link clear
             07:05:00 expect converged
-            +0s expect phone count sample == 36
+            +0s expect phone samples count == 36
             """)
         #expect(r.passed, "\(r.text())")
         for fate in ["dropped", "duplicated", "reordered"] {
@@ -111,7 +111,7 @@ struct SimDriverTests {
             +0s expect watch workout samples == 12
             07:02:05 watch workout end
             07:03:00 expect converged
-            +0s expect phone count sample == 24
+            +0s expect phone samples count == 24
             """)
         #expect(r.passed, "\(r.text())")
     }

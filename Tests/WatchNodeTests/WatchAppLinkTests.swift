@@ -63,7 +63,7 @@ import Testing
         pair.onWatch("workout end")
         #expect(pair.watch.app.link.lastMessage?["type"]?.stringValue == MirrorStoppedMessage.type)
         #expect(pair.watchValue("mirror active") == .bool(false))
-        #expect(pair.watchValue("workouts")?.intValue == 1 && pair.phone.ctx.replica.count(in: "sample") == 4,
+        #expect(pair.watchValue("workouts")?.intValue == 1 && HealthSampleSeries.allSamples(in: pair.phone.ctx.replica).count == 4,
                 "nothing was lost while unreachable")
     }
 

@@ -42,7 +42,7 @@ import Testing
         #expect(watch.run("hr 150", at: t + second).isOK)
         let end = watch.run("workout end", at: t + 2 * second)
         #expect(end.value["samples"]?.intValue == 6)
-        #expect(watch.value("count sample", at: t + 2 * second)?.intValue == 6)
+        #expect(watch.value("samples count", at: t + 2 * second)?.intValue == 6)
         #expect(watch.value("workouts last elapsed", at: t + 2 * second)?.intValue == expected + 2 * second)
         #expect(watch.ctx.local[WorkoutSnapshotStore.headKey] == nil, "the snapshot goes once the workout is saved")
     }

@@ -53,7 +53,7 @@ import Testing
         #expect(watch.value("workout activity", at: morning + 20_000)?.stringValue == "cycling")
         #expect(watch.value("workouts", at: morning + 20_000)?.intValue == 1, "the first one was saved")
         #expect(watch.value("workouts last state", at: morning + 20_000)?.stringValue == "ended")
-        #expect(watch.value("count sample", at: morning + 20_000)?.intValue == 1)
+        #expect(watch.value("samples count", at: morning + 20_000)?.intValue == 1)
     }
 
     @Test func workoutEndsAndSavesAfterTheWallClockStepsBackPastItsLastEvent() throws {
@@ -119,7 +119,11 @@ import Testing
         }
         watch.run("energy 12.25", at: t)
         #expect(watch.run("workout end", at: t + second).isOK)
-        #expect(watch.value("count sample", at: t + second)?.intValue == 21)
+        #expect(watch.value("samples count", at: t + second)?.intValue == 21)
+        #expect(watch.value("samples count heartRate", at: t + second)?.intValue == 20)
+        #expect(watch.value("count series", at: t + second)?.intValue == 1, "21 samples fit one series record")
+        #expect(watch.value("count sample", at: t + second)?.intValue == 0, "no sample is written one record each")
+        #expect(watch.value("rings energy value", at: t + second)?.doubleValue == 12.25, "the saved series counts today")
         let records = watch.ctx.replica.all(WorkoutRecord.self)
         #expect(records.count == 1 && records[0].location == .indoor && records[0].heartRateSampleCount == 20)
         guard case .transferFile(let name, let bytes, let metadata)? = watch.app.link.lastFile else {
@@ -132,7 +136,7 @@ import Testing
             Issue.record("the file does not decode")
             return
         }
-        let replicated = watch.ctx.replica.all(HealthSample.self).sorted { $0.id < $1.id }
+        let replicated = HealthSampleSeries.allSamples(in: watch.ctx.replica).sorted { $0.id < $1.id }
         #expect(file.samples == replicated, "the file carries exactly the replicated samples")
         #expect(file.record == records[0])
         #expect(watch.value("files sent", at: t + second)?.intValue == 1)

@@ -61,7 +61,7 @@ import Testing
             Issue.record("the received file does not decode")
             return
         }
-        let saved = net.watch.ctx.replica.all(HealthSample.self).filter { $0.id.hasPrefix(id + ".") }
+        let saved = HealthSampleSeries.allSamples(in: net.watch.ctx.replica).filter { $0.id.hasPrefix(id + ".") }
         #expect(file.samples.sorted { $0.id < $1.id } == saved.sorted { $0.id < $1.id })
         #expect(saved.count == 44)
         #expect(file.record == net.watch.ctx.replica.record(WorkoutRecord.self, id: id))

@@ -67,6 +67,9 @@ public enum HealthSampleKind: Sendable, Hashable {
         }
     }
 
+    /// True when `word` names this kind or its family (`sleep` matches every sleep stage).
+    public func matches(_ word: String) -> Bool { name == word || name.hasPrefix(word + ".") }
+
     /// Cumulative kinds are summed; discrete ones are averaged, min/maxed or taken latest.
     public var isCumulative: Bool {
         switch self {
@@ -117,7 +120,8 @@ extension HealthSample: ReplicatedRecord {
 
 extension ReplicaSchema {
     /// The phone's and the watch's replicated state (the fitness tracker and the countdown
-    /// goals): health samples are a grow-only set, as HealthKit samples are immutable once
-    /// saved; workouts, goals, the profile and the settings are records that change and go.
-    public static let fitnessAndCountdown = ReplicaSchema(growOnly: [HealthSample.collection])
+    /// goals): health samples and a saved workout's sample series are grow-only sets, as
+    /// HealthKit samples are immutable once saved; workouts, goals, the profile and the
+    /// settings are records that change and go.
+    public static let fitnessAndCountdown = ReplicaSchema(growOnly: [HealthSample.collection, HealthSampleSeries.collection])
 }

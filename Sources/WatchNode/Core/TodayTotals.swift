@@ -47,8 +47,9 @@ public struct TodayTotals: Sendable, Hashable {
 
     // MARK: - Reading the replicated state
 
-    /// The live samples of `kinds` in `replica` that overlap `window`, ordered by id (so sums
-    /// add in the same order on every run). Only matching records are decoded.
+    /// The live samples of `kinds` in `replica` that overlap `window` (`sample` records and the
+    /// samples of `series` records), ordered by id (so sums add in the same order on every
+    /// run). Only matching `sample` records are decoded.
     public static func samples(in replica: ReplicaState, kinds: Set<String>, overlapping window: EpochRange) -> [HealthSample] {
         var out: [HealthSample] = []
         for (key, entry) in replica.records where key.collection == HealthSample.collection && entry.tombstone == nil {
@@ -57,6 +58,12 @@ public struct TodayTotals: Sendable, Hashable {
                   overlaps(startMs: start, endMs: end, window)
             else { continue }
             if let s = HealthSample(id: key.id, fields: entry.fields.mapValues(\.value)) { out.append(s) }
+        }
+        // A saved workout's series: each of their samples that matches.
+        for s in replica.all(HealthSampleSeries.self) {
+            for sample in s.samples where kinds.contains(sample.kind.name) && overlaps(startMs: sample.startMs, endMs: sample.endMs, window) {
+                out.append(sample)
+            }
         }
         return out.sorted { CanonicalEncoding.utf8Less($0.id, $1.id) }
     }

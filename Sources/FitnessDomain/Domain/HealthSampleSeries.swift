@@ -1,0 +1,139 @@
+import PeerLinkCore
+
+/// A run of up to `maxSamples` consecutive samples of one saved workout, kept as one
+/// replicated record, as HealthKit keeps a workout's heart rate in series samples
+/// (`HKQuantitySeriesSampleBuilder`: one sample, many readings).
+///
+/// Readers expand a series into the `HealthSample`s it holds — the same ids
+/// (`<workoutID>.0007`: `WorkoutSampleFile.sampleID`), kinds, times and values the watch's builder accepted — so queries,
+/// statistics, exports and charts see samples, never series. Like samples, series are
+/// immutable once saved and form a grow-only set.
+///
+/// Record id: the id of its first sample (`WorkoutSampleFile.sampleID(workoutID:index: first)`). Fields:
+/// - `workout`: the workout's id; `first`: the index of its first sample; `source`: `watch`;
+/// - `readings`: for each sample, in order, its kind code (one byte: 0 heart rate, 1 active
+///   energy, 2 steps), its start as a signed varint (zigzag; the first absolute, the others
+///   the difference from the previous start), its duration `end − start` as a varint, and its
+///   value as the eight big-endian bytes of the IEEE 754 double.
+public struct HealthSampleSeries: Sendable, Hashable {
+    public static let collection = "series"
+    /// The most samples one series holds: a minute of one-second readings.
+    public static let maxSamples = 60
+
+    public var workoutID: String
+    /// The index of the first sample in the workout.
+    public var first: Int
+    public var source: DeviceRole
+    /// The samples, in index order, with their ids.
+    public var samples: [HealthSample]
+
+    public init(workoutID: String, first: Int, source: DeviceRole, samples: [HealthSample]) {
+        self.workoutID = workoutID
+        self.first = first
+        self.source = source
+        self.samples = samples
+    }
+
+    /// The record's id: its first sample's.
+    public var id: String { WorkoutSampleFile.sampleID(workoutID: workoutID, index: first) }
+
+    /// A workout's samples (in index order, as accepted) cut into series of `maxSamples`.
+    public static func series(workoutID: String, samples: [HealthSample]) -> [HealthSampleSeries] {
+        stride(from: 0, to: samples.count, by: maxSamples).map { lower in
+            let run = Array(samples[lower..<min(samples.count, lower + maxSamples)])
+            return HealthSampleSeries(workoutID: workoutID, first: lower, source: run.first?.source ?? .watch, samples: run)
+        }
+    }
+
+    // MARK: - Fields
+
+    public var fields: [String: PlistValue] {
+        ["workout": .string(workoutID), "first": .int(Int64(first)), "source": .string(source.rawValue),
+         "readings": .data(Self.encodeReadings(samples))]
+    }
+
+    static func encodeReadings(_ samples: [HealthSample]) -> [UInt8] {
+        var w = ByteWriter(capacity: samples.count * 12)
+        var previous: EpochMs = 0
+        for s in samples {
+            w.writeByte(WorkoutSampleFile.code(of: s.kind))
+            w.writeSignedVarint(s.startMs &- previous)
+            previous = s.startMs
+            w.writeVarint(UInt64(bitPattern: s.endMs &- s.startMs))
+            w.writeUInt64BE(s.value.bitPattern)
+        }
+        return w.bytes
+    }
+
+    /// Decodes a record's fields; nil when a field is missing or mistyped, the readings do not
+    /// decode, hold an unknown kind, a negative duration, or more than `maxSamples` samples.
+    public init?(id: String, fields f: [String: PlistValue]) {
+        guard let workoutID = f["workout"]?.stringValue, let first = f["first"]?.intValue, (0...Int64(Int32.max)).contains(first),
+              let sourceName = f["source"]?.stringValue, let source = DeviceRole(rawValue: sourceName),
+              let readings = f["readings"]?.dataValue,
+              WorkoutSampleFile.sampleID(workoutID: workoutID, index: Int(first)) == id,
+              let samples = Self.decodeReadings(readings, workoutID: workoutID, first: Int(first), source: source)
+        else { return nil }
+        self.init(workoutID: workoutID, first: Int(first), source: source, samples: samples)
+    }
+
+    static func decodeReadings(_ bytes: [UInt8], workoutID: String, first: Int, source: DeviceRole) -> [HealthSample]? {
+        var r = ByteReader(bytes)
+        var out: [HealthSample] = []
+        var previous: EpochMs = 0
+        do {
+            while !r.isAtEnd {
+                guard out.count < maxSamples, let kind = WorkoutSampleFile.kind(of: try r.readByte()) else { return nil }
+                let (start, o1) = previous.addingReportingOverflow(try r.readSignedVarint())
+                let duration = try r.readVarint()
+                guard !o1, duration <= UInt64(Int64.max) else { return nil }
+                let (end, o2) = start.addingReportingOverflow(Int64(duration))
+                guard !o2 else { return nil }
+                let value = Double(bitPattern: try r.readUInt64BE())
+                previous = start
+                out.append(HealthSample(
+                    id: WorkoutSampleFile.sampleID(workoutID: workoutID, index: first + out.count), kind: kind,
+                    source: source, startMs: start, endMs: end, value: value))
+            }
+        } catch {
+            return nil
+        }
+        return out.isEmpty ? nil : out
+    }
+}
+
+extension HealthSampleSeries: ReplicatedRecord {}
+
+extension HealthSampleSeries {
+    /// Every live health sample in `replica`: the `sample` records and the samples of every
+    /// `series` record, ordered by id (UTF-8 bytes, as `ReplicaState.all` orders them). The
+    /// two never share an id: a saved workout's samples are written only as series.
+    public static func allSamples(in replica: ReplicaState) -> [HealthSample] {
+        var out = replica.all(HealthSample.self)
+        let series = replica.all(HealthSampleSeries.self)
+        guard !series.isEmpty else { return out }
+        out.reserveCapacity(out.count + series.reduce(0) { $0 + $1.samples.count })
+        for s in series { out += s.samples }
+        out.sort { CanonicalEncoding.utf8Less($0.id, $1.id) }
+        return out
+    }
+
+    /// True when the readings hold a step sample (a workout's series are heart rate and
+    /// active energy; the builder accepts steps too). Reads the kind bytes only.
+    public static func holdsSteps(_ fields: PlistValue?) -> Bool {
+        guard let bytes = fields?.dataValue else { return false }
+        var r = ByteReader(bytes)
+        let steps = WorkoutSampleFile.code(of: .steps)
+        do {
+            while !r.isAtEnd {
+                if try r.readByte() == steps { return true }
+                _ = try r.readSignedVarint()
+                _ = try r.readVarint()
+                _ = try r.readBytes(8)
+            }
+        } catch {
+            return false
+        }
+        return false
+    }
+}
