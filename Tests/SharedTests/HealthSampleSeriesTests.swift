@@ -33,6 +33,7 @@ struct HealthSampleSeriesTests {
         var back: [HealthSample] = []
         for s in series {
             #expect(s.id == s.samples[0].id, "a series is named for its first sample")
+            #expect(HealthSampleSeries.span(of: { s.fields[$0] })! == (s.samples.map(\.startMs).min()!, s.samples.map(\.endMs).max()!))
             let decoded = HealthSampleSeries(id: s.id, fields: s.fields)
             #expect(decoded == s, "seed \(seed): series \(s.id) does not decode to itself")
             back += decoded?.samples ?? []
@@ -52,6 +53,12 @@ struct HealthSampleSeriesTests {
         g = f
         g["source"] = .string("tablet")
         #expect(HealthSampleSeries(id: good.id, fields: g) == nil)
+        g = f
+        g["start"] = .int(f["start"]!.intValue! + 1)
+        #expect(HealthSampleSeries(id: good.id, fields: g) == nil, "a start that is not its samples' earliest")
+        g = f
+        g["end"] = nil
+        #expect(HealthSampleSeries(id: good.id, fields: g) == nil, "no end")
         g = f
         g["readings"] = .data([])
         #expect(HealthSampleSeries(id: good.id, fields: g) == nil, "a series holds at least one sample")

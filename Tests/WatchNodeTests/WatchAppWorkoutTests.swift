@@ -124,6 +124,7 @@ import Testing
         #expect(watch.value("count series", at: t + second)?.intValue == 1, "21 samples fit one series record")
         #expect(watch.value("count sample", at: t + second)?.intValue == 0, "no sample is written one record each")
         #expect(watch.value("rings energy value", at: t + second)?.doubleValue == 12.25, "the saved series counts today")
+        #expect(watch.value("rings energy value", at: t + 86_400_000)?.doubleValue == 0, "and not tomorrow")
         let records = watch.ctx.replica.all(WorkoutRecord.self)
         #expect(records.count == 1 && records[0].location == .indoor && records[0].heartRateSampleCount == 20)
         guard case .transferFile(let name, let bytes, let metadata)? = watch.app.link.lastFile else {

@@ -11,6 +11,8 @@ import PeerLinkCore
 ///
 /// Record id: the id of its first sample (`WorkoutSampleFile.sampleID(workoutID:index: first)`). Fields:
 /// - `workout`: the workout's id; `first`: the index of its first sample; `source`: `watch`;
+/// - `start`, `end`: the earliest start and the latest end of its samples, so a reader can
+///   pass over a series outside the window it wants without decoding it;
 /// - `readings`: for each sample, in order, its kind code (one byte: 0 heart rate, 1 active
 ///   energy, 2 steps), its start as a signed varint (zigzag; the first absolute, the others
 ///   the difference from the previous start), its duration `end − start` as a varint, and its
@@ -49,7 +51,14 @@ public struct HealthSampleSeries: Sendable, Hashable {
 
     public var fields: [String: PlistValue] {
         ["workout": .string(workoutID), "first": .int(Int64(first)), "source": .string(source.rawValue),
+         "start": .int(samples.lazy.map(\.startMs).min() ?? 0), "end": .int(samples.lazy.map(\.endMs).max() ?? 0),
          "readings": .data(Self.encodeReadings(samples))]
+    }
+
+    /// The span the `start` and `end` fields of a series record give, without decoding it.
+    public static func span(of fields: (String) -> PlistValue?) -> (startMs: EpochMs, endMs: EpochMs)? {
+        guard let start = fields("start")?.intValue, let end = fields("end")?.intValue else { return nil }
+        return (start, end)
     }
 
     static func encodeReadings(_ samples: [HealthSample]) -> [UInt8] {
@@ -66,13 +75,15 @@ public struct HealthSampleSeries: Sendable, Hashable {
     }
 
     /// Decodes a record's fields; nil when a field is missing or mistyped, the readings do not
-    /// decode, hold an unknown kind, a negative duration, or more than `maxSamples` samples.
+    /// decode, hold an unknown kind, a negative duration, or more than `maxSamples` samples,
+    /// or `start` and `end` are not the samples' earliest start and latest end.
     public init?(id: String, fields f: [String: PlistValue]) {
         guard let workoutID = f["workout"]?.stringValue, let first = f["first"]?.intValue, (0...Int64(Int32.max)).contains(first),
               let sourceName = f["source"]?.stringValue, let source = DeviceRole(rawValue: sourceName),
               let readings = f["readings"]?.dataValue,
               WorkoutSampleFile.sampleID(workoutID: workoutID, index: Int(first)) == id,
-              let samples = Self.decodeReadings(readings, workoutID: workoutID, first: Int(first), source: source)
+              let samples = Self.decodeReadings(readings, workoutID: workoutID, first: Int(first), source: source),
+              f["start"]?.intValue == samples.lazy.map(\.startMs).min(), f["end"]?.intValue == samples.lazy.map(\.endMs).max()
         else { return nil }
         self.init(workoutID: workoutID, first: Int(first), source: source, samples: samples)
     }

@@ -49,20 +49,28 @@ public struct TodayTotals: Sendable, Hashable {
 
     /// The live samples of `kinds` in `replica` that overlap `window` (`sample` records and the
     /// samples of `series` records), ordered by id (so sums add in the same order on every
-    /// run). Only matching `sample` records are decoded.
+    /// run). Only matching `sample` records, and series whose span overlaps the window, are decoded.
     public static func samples(in replica: ReplicaState, kinds: Set<String>, overlapping window: EpochRange) -> [HealthSample] {
         var out: [HealthSample] = []
-        for (key, entry) in replica.records where key.collection == HealthSample.collection && entry.tombstone == nil {
-            guard let kind = entry.fields["kind"]?.value.stringValue, kinds.contains(kind),
-                  let start = entry.fields["start"]?.value.intValue, let end = entry.fields["end"]?.value.intValue,
-                  overlaps(startMs: start, endMs: end, window)
-            else { continue }
-            if let s = HealthSample(id: key.id, fields: entry.fields.mapValues(\.value)) { out.append(s) }
-        }
-        // A saved workout's series: each of their samples that matches.
-        for s in replica.all(HealthSampleSeries.self) {
-            for sample in s.samples where kinds.contains(sample.kind.name) && overlaps(startMs: sample.startMs, endMs: sample.endMs, window) {
-                out.append(sample)
+        for (key, entry) in replica.records where entry.tombstone == nil {
+            switch key.collection {
+            case HealthSample.collection:
+                guard let kind = entry.fields["kind"]?.value.stringValue, kinds.contains(kind),
+                      let start = entry.fields["start"]?.value.intValue, let end = entry.fields["end"]?.value.intValue,
+                      overlaps(startMs: start, endMs: end, window)
+                else { continue }
+                if let s = HealthSample(id: key.id, fields: entry.fields.mapValues(\.value)) { out.append(s) }
+            case HealthSampleSeries.collection:
+                // A saved workout's series whose span meets the window: each of its samples that matches.
+                guard let span = HealthSampleSeries.span(of: { entry.fields[$0]?.value }),
+                      span.startMs <= span.endMs, span.startMs < window.endMs, window.startMs <= span.endMs,
+                      let series = HealthSampleSeries(id: key.id, fields: entry.fields.mapValues(\.value))
+                else { continue }
+                for sample in series.samples where kinds.contains(sample.kind.name) && overlaps(startMs: sample.startMs, endMs: sample.endMs, window) {
+                    out.append(sample)
+                }
+            default:
+                continue
             }
         }
         return out.sorted { CanonicalEncoding.utf8Less($0.id, $1.id) }
