@@ -3,6 +3,8 @@
 extension NodeEngine {
     /// A transport connection opened. `ephemeralKey`: 32 random bytes from the shell (its
     /// secure generator; the simulator's seeded one), this side's Noise ephemeral private key.
+    /// `id` MUST be greater than the id of every connection opened before it: a handshake that
+    /// ends on a connection older than the link's is closed, not taken.
     public func connectionOpened(_ id: ConnectionID, isInitiator: Bool, ephemeralKey: [UInt8], now: EpochMs) {
         setNow(now)
         wires[id] = WireBox()

@@ -61,7 +61,17 @@ extension LinkSession {
         switch step {
         case .next(let h): connections[handshake: id] = h
         case .refuse(let reason, let tellPeer): refuse(id, reason, tellPeer: tellPeer)
-        case .up(let info): becomeUp(id, peer: info, now: now)
+        case .up(let info):
+            if let active = connections.activeID, active > id {
+                // The handshake of a connection opened before the link's own ended late (its
+                // last frame was delayed): the peer has moved on to the newer one, and what it
+                // reported here is older than what the link already learned. Closed, not taken.
+                connections[handshake: id] = nil
+                emitLog(.info, "connection \(id) authenticated after the newer connection \(active) came up: closed")
+                out.close(id, reason: "older than the link's connection \(active)")
+            } else {
+                becomeUp(id, peer: info, now: now)
+            }
         case .refusedByPeer(let reason):
             connections[handshake: id] = nil
             stats.refusedByPeer += 1
