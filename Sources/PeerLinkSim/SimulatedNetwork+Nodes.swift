@@ -41,10 +41,10 @@ extension SimulatedNetwork {
         if let word { note("\(now) \(word) \(role)") }
         var r = rng
         if role == .phone {
-            phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: now, rng: &r)
+            phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: now, wallOffsetMs: phone.wallOffsetMs, rng: &r)
             phone.summarizesFrames = recordsTrace
         } else {
-            watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: now, rng: &r)
+            watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: now, wallOffsetMs: watch.wallOffsetMs, rng: &r)
             watch.summarizesFrames = recordsTrace
         }
         rng = r

@@ -142,16 +142,18 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// How many of its latest commits each store can undo (`rollBack(_:commits:)`).
     public static var undoJournalCommits: Int { 256 }
 
+    /// `wallOffsetMs`: the node's wall-clock offset when it starts (a restarted node's device
+    /// clock is as wrong as it was before).
     static func build<App: NodeApp>(_ s: NodeSetup<App>, role: DeviceRole, store: MemoryStore, files: MemoryFileStorage, now: EpochMs,
-                                    rng: inout SplitMix64) throws -> NodeEngine<App> {
+                                    wallOffsetMs: Int64 = 0, rng: inout SplitMix64) throws -> NodeEngine<App> {
         let seed = rng.next(), incarnation = rng.next() | 1
         do {
             return try NodeEngine(app: s.makeApp(), role: role, store: store, config: s.config, calendar: s.calendar, language: s.language,
-                                  now: now, seed: seed, newIncarnation: incarnation, files: files, exports: s.exports)
+                                  now: now, wallOffsetMs: wallOffsetMs, seed: seed, newIncarnation: incarnation, files: files, exports: s.exports)
         } catch let e as StoreCorruption {
             store.reset()
             return try NodeEngine(app: s.makeApp(), role: role, store: store, config: s.config, calendar: s.calendar, language: s.language,
-                                  now: now, seed: seed, newIncarnation: incarnation,
+                                  now: now, wallOffsetMs: wallOffsetMs, seed: seed, newIncarnation: incarnation,
                                   opening: .resetAfterCorruption(reason: e.reason, quarantinedAs: "memory"), files: files, exports: s.exports)
         }
     }

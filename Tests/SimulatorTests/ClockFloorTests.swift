@@ -32,11 +32,42 @@ struct ClockFloorTests {
 
     @Test func aNewStoreOrOneBehindTheLeaseMayHaveLostStamps() {
         let f = ClockFloor(floorMs: 200_000)
-        #expect(f.storeMayHaveLostStamps(last: Self.stamp(150_000), storeIsNew: true))
-        #expect(f.storeMayHaveLostStamps(last: Self.stamp(139_999), storeIsNew: false))
-        #expect(!f.storeMayHaveLostStamps(last: Self.stamp(140_000), storeIsNew: false))
-        #expect(!ClockFloor(floorMs: 0).storeMayHaveLostStamps(last: .zero, storeIsNew: true), "a node's first store")
+        let wall: Int64 = 180_000  // past the store's clock in these four
+        #expect(f.storeMayHaveLostStamps(last: Self.stamp(150_000), storeIsNew: true, wallMs: wall))
+        #expect(f.storeMayHaveLostStamps(last: Self.stamp(139_999), storeIsNew: false, wallMs: wall))
+        #expect(!f.storeMayHaveLostStamps(last: Self.stamp(140_000), storeIsNew: false, wallMs: wall))
+        #expect(!ClockFloor(floorMs: 0).storeMayHaveLostStamps(last: .zero, storeIsNew: true, wallMs: wall), "a node's first store")
         #expect(f.restartStamp > Self.stamp(199_999, .max))
+    }
+
+    /// Within the lease, the wall clock decides: a clock that is not past the store's would go
+    /// on counting where a store that went back a little may have issued the stamps it lost.
+    @Test func aStoreWithinTheLeaseMayHaveLostStampsWhenTheWallClockIsNotPastIt() {
+        let f = ClockFloor(floorMs: 200_000)
+        let last = Self.stamp(170_000, 4)
+        #expect(!f.storeMayHaveLostStamps(last: last, storeIsNew: false, wallMs: 170_001), "a wall clock past it issues new wallMs")
+        #expect(f.storeMayHaveLostStamps(last: last, storeIsNew: false, wallMs: 170_000), "frozen")
+        #expect(f.storeMayHaveLostStamps(last: last, storeIsNew: false, wallMs: 170_000 - 3_600_000), "set back")
+        #expect(!f.storeMayHaveLostStamps(last: Self.stamp(200_000), storeIsNew: false, wallMs: 0), "at the floor already")
+        #expect(!ClockFloor(floorMs: 0).storeMayHaveLostStamps(last: last, storeIsNew: false, wallMs: 0), "no floor")
+    }
+
+    /// The sweep's seeds that found it (2026-12-06, workload seeds 600001 – 601000): the
+    /// phone's clock set back more than an hour, then its store rolled back a few commits,
+    /// within a lease; the restored clock gave the next write the stamp of a lost one.
+    @Test func seed600901OfCorruptPhoneStore() throws {
+        let o = try SimTest.replay(
+            "corrupt-phone-store", seed: 600901,
+            faults: "@5m13s clock phone -1h52m23s; @8m50s link loss 15% for 5m44s; @11m16s rollback phone", workload: .countdown,
+            ops: "@3m55s phone goal-add G2 2026-12-26; @10m54s phone goal-title G2 G2r3; @12m12s phone goal-title G2 G2r4")
+        #expect(o.passed, "\(o.problems)")
+    }
+
+    @Test func seed600072OfStepGoalPartition() throws {
+        let o = try SimTest.replay(
+            "step-goal-partition", seed: 600072, faults: "@4m28s clock phone -1h34m36s; @11m24s rollback phone", workload: .fitness,
+            ops: "@8m32s phone complication-push; @8m46s phone switch notifications off; @14m33s phone step-goal 16000; @14m35s phone switch notifications on")
+        #expect(o.passed, "\(o.problems)")
     }
 
     /// Through the node: the phone's clock frozen, a setting written, the store found corrupt,
@@ -71,3 +102,4 @@ struct ClockFloorTests {
         #expect(out.passed, "\(out.problems)")
     }
 }
+

@@ -30,11 +30,17 @@ public struct ClockFloor: Sendable, Equatable {
         return ClockFloor(floorMs: Int64(bitPattern: (try? r.readUInt64BE()) ?? 0))
     }
 
-    /// True when a store's clock whose latest stamp is `last` may lack stamps this node issued:
-    /// the store is new (started after its predecessor was lost), or its clock is behind the
-    /// lease, which the clock had reached when the floor was last moved.
-    public func storeMayHaveLostStamps(last: HLCTimestamp, storeIsNew: Bool) -> Bool {
-        floorMs > 0 && (storeIsNew || last.wallMs < floorMs - Self.leaseMs)
+    /// True when a store's clock whose latest stamp is `last`, opened when the wall clock reads
+    /// `wallMs`, may reissue stamps this node issued and lost:
+    /// - the store is new (started after its predecessor was lost);
+    /// - its clock is behind the lease, which the clock had reached when the floor was last
+    ///   moved (it went back more than a lease);
+    /// - or the wall clock is not past the store's clock (frozen, set back, or behind a peer's
+    ///   stamps the clock followed): the clock would go on counting at `last.wallMs`, where a
+    ///   store that went back less than a lease may have issued the very stamps it lost.
+    ///   Moving to the floor then costs stamps at most a lease ahead, after such restarts only.
+    public func storeMayHaveLostStamps(last: HLCTimestamp, storeIsNew: Bool, wallMs: Int64) -> Bool {
+        floorMs > 0 && (storeIsNew || last.wallMs < floorMs - Self.leaseMs || (wallMs <= last.wallMs && last.wallMs < floorMs))
     }
 
     /// The first stamp a clock that may have lost stamps starts from: after every one of them.

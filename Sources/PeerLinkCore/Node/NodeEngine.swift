@@ -61,17 +61,20 @@ public final class NodeEngine<App: NodeApp> {
     /// Opens the node over `store`. Throws `StoreCorruption` when the store does not load:
     /// the shell then quarantines it and calls again with an empty store and `opening`
     /// `.resetAfterCorruption`.
+    /// `wallOffsetMs`: the wall clock's offset from `now` (the monotonic clock) at launch, as
+    /// `setWallOffset` sets it: a device whose clock is wrong is still wrong when the app starts.
     public init(app: App, role: DeviceRole, store: KeyValueStore, config: LinkConfig, calendar: LocalCalendar,
-                language: AppLanguage, now: EpochMs, seed: UInt64, newIncarnation: UInt64, opening: StoreOpening = .existing,
-                files: any FileStorage = MemoryFileStorage(), exports: (any ExportFolder)? = nil) throws {
+                language: AppLanguage, now: EpochMs, wallOffsetMs: Int64 = 0, seed: UInt64, newIncarnation: UInt64,
+                opening: StoreOpening = .existing, files: any FileStorage = MemoryFileStorage(), exports: (any ExportFolder)? = nil) throws {
         self.app = app
         self.store = store
         self.files = files
         self.exports = exports
         self.monoNow = now
+        self.wallOffsetMs = wallOffsetMs
         var (replica, syncState) = try ReplicaPersistence.load(from: store, replica: role.replicaID, schema: App.replicaSchema)
         clockFloor = ClockFloor.load(files)
-        let clockRaised = clockFloor.storeMayHaveLostStamps(last: replica.clock.last, storeIsNew: syncState == nil)
+        let clockRaised = clockFloor.storeMayHaveLostStamps(last: replica.clock.last, storeIsNew: syncState == nil, wallMs: now + wallOffsetMs)
         if clockRaised { replica.loadClock(clockFloor.restartStamp) }
         let linkState = try LinkPersistence.load(from: store, newIncarnation: newIncarnation)
         var local: [String: PlistValue] = [:]
@@ -90,7 +93,7 @@ public final class NodeEngine<App: NodeApp> {
             if case .resetAfterCorruption = opening { lostData = true }
             sync.storeWasReset(newIncarnation: newIncarnation, lostData: lostData)
         }
-        ctx = NodeContext(role: role, now: now, calendar: calendar, language: language,
+        ctx = NodeContext(role: role, now: now + wallOffsetMs, calendar: calendar, language: language,
                           session: LinkSession(config: config, persistent: linkState, seed: seed),
                           replica: replica, sync: sync)
         ctx.local = LocalValues(local)
