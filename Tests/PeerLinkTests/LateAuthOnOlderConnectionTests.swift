@@ -35,5 +35,32 @@ struct LateAuthOnOlderConnectionTests {
         #expect(p.closed.contains { $0.0 == .phone && $0.1 == "older than the link's connection 2" })
         #expect(p.phone.persistent.contextAckedVersion == 1, "what the watch acknowledged is not taken back")
         #expect(p.events(.phone) { if case .linkDidChange(true) = $0 { true } else { false } }.count == upEvents, "no second link-up")
+        #expect(p.wire.isEmpty, "nothing (no `ready`) goes back on the stale connection")
+    }
+
+    /// The same when the newer link has already gone down: the late auth is still stale.
+    @Test func aLateAuthIsStaleAfterTheNewerLinkWentDownToo() throws {
+        var p = SessionPair()
+        p.connect()
+        p.deliver(.phone, p.wire.removeFirst().frame)
+        p.deliver(.watch, p.wire.removeFirst().frame)
+        let lateAuth = p.wire.removeFirst()
+        p.watch.onConnectionClosed(1, now: p.now)
+        p.collect()
+        p.connection = 2
+        p.connect()
+        p.run()
+        _ = try p.phone.updateApplicationContext(["goal": 8000], now: p.now).get()
+        p.collect()
+        p.run()
+        p.disconnect()  // connection 2 closes on both sides
+        #expect(p.phone.activeConnectionID == nil && p.phone.persistent.contextAckedVersion == 1)
+
+        p.phone.onFrame(1, lateAuth.frame, now: p.now)
+        p.phone.endOfInput(now: p.now)
+        p.collect()
+        #expect(p.phone.activeConnectionID == nil, "connection 1 is not taken")
+        #expect(p.closed.contains { $0.0 == .phone && $0.1 == "older than the link's connection 2" })
+        #expect(p.phone.persistent.contextAckedVersion == 1)
     }
 }

@@ -63,6 +63,15 @@ struct ClockFloorTests {
         #expect(o.passed, "\(o.problems)")
     }
 
+    @Test func seed600901OfGoalAddedOnResetWatch() throws {
+        let o = try SimTest.replay(
+            "goal-added-on-reset-watch", seed: 600901,
+            faults: "@4m4s kill watch for 2m12s; @5m13s clock phone -1h52m23s; @8m50s link loss 15% for 5m44s; @11m16s rollback phone",
+            workload: .countdown,
+            ops: "@3m35s watch goal-add G1 2027-06-21; @3m55s phone goal-add G2 2026-12-26; @8m56s watch goal-title G1 G1r2; @10m54s phone goal-title G2 G2r3; @12m12s phone goal-title G2 G2r4")
+        #expect(o.passed, "\(o.problems)")
+    }
+
     @Test func seed600072OfStepGoalPartition() throws {
         let o = try SimTest.replay(
             "step-goal-partition", seed: 600072, faults: "@4m28s clock phone -1h34m36s; @11m24s rollback phone", workload: .fitness,

@@ -40,8 +40,12 @@ public struct HealthSampleSeries: Sendable, Hashable {
     public var id: String { WorkoutSampleFile.sampleID(workoutID: workoutID, index: first) }
 
     /// A workout's samples (in index order, as accepted) cut into series of `maxSamples`.
+    /// All from one device (a series keeps one `source`), and of the kinds a workout records
+    /// (heart rate, active energy, steps: a sleep sample has no kind byte and would make its
+    /// series unreadable); the watch's builder accepts nothing else.
     public static func series(workoutID: String, samples: [HealthSample]) -> [HealthSampleSeries] {
-        stride(from: 0, to: samples.count, by: maxSamples).map { lower in
+        assert(Set(samples.map(\.source)).count <= 1, "a workout's samples come from one device")
+        return stride(from: 0, to: samples.count, by: maxSamples).map { lower in
             let run = Array(samples[lower..<min(samples.count, lower + maxSamples)])
             return HealthSampleSeries(workoutID: workoutID, first: lower, source: run.first?.source ?? .watch, samples: run)
         }
@@ -129,8 +133,9 @@ extension HealthSampleSeries {
         return out
     }
 
-    /// True when the readings hold a step sample (a workout's series are heart rate and
-    /// active energy; the builder accepts steps too). Reads the kind bytes only.
+    /// True when the readings hold a step sample. The watch's series hold heart rate and
+    /// active energy only, but the kind byte allows steps and a series may come from another
+    /// writer. Reads the kind bytes only.
     public static func holdsSteps(_ fields: PlistValue?) -> Bool {
         guard let bytes = fields?.dataValue else { return false }
         var r = ByteReader(bytes)

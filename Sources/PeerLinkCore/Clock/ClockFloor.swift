@@ -39,6 +39,9 @@ public struct ClockFloor: Sendable, Equatable {
     ///   stamps the clock followed): the clock would go on counting at `last.wallMs`, where a
     ///   store that went back less than a lease may have issued the very stamps it lost.
     ///   Moving to the floor then costs stamps at most a lease ahead, after such restarts only.
+    ///   Open: a wall clock that froze or went back after the store's last durable commit, by
+    ///   less than the time since it, reads past the store's clock and is not caught here
+    ///   (docs/PROTOCOL.md, *The replicated state*).
     public func storeMayHaveLostStamps(last: HLCTimestamp, storeIsNew: Bool, wallMs: Int64) -> Bool {
         floorMs > 0 && (storeIsNew || last.wallMs < floorMs - Self.leaseMs || (wallMs <= last.wallMs && last.wallMs < floorMs))
     }

@@ -33,6 +33,9 @@ struct ConnectionTable: Sendable {
     private(set) var handshakes: [ConnectionID: Handshake] = [:]
     /// The link that is up, changed in place (`active!.liveness.…`).
     private(set) var link: LinkUp?
+    /// The newest connection whose link came up in this run (0: none yet), kept after it
+    /// closes: a handshake on an older connection is stale (the peer moved on from it).
+    private(set) var newestLinkID: ConnectionID = 0
     /// Refusals logged in the current interval and those left out (`LinkConfig.refusalLogBurst`).
     var refusalLog = RefusalLog()
 
@@ -81,6 +84,7 @@ struct ConnectionTable: Sendable {
         precondition(link == nil, "at most one link is up: the old one is closed first")
         precondition(handshakes[id] == nil, "the handshake of \(id) is ended before its link comes up")
         link = LinkUp(id: id, now: now)
+        newestLinkID = max(newestLinkID, id)
     }
 
     /// Connection `id` closed (or was refused, replaced): its handshake ends, and so does the

@@ -55,23 +55,20 @@ extension LinkSession {
 
     mutating func onHandshakeFrame(_ id: ConnectionID, _ frame: Frame, now: EpochMs) {
         guard let h = connections[handshake: id] else { return }
+        // A frame of a connection opened before the newest one whose link came up (delayed
+        // while the peer gave up on it and connected again): the peer has moved on, and what
+        // it would report here is older than what the link learned. Refused before the
+        // machine runs, so nothing (no `ready`) goes back on it.
+        if id < connections.newestLinkID {
+            return refuse(id, "older than the link's connection \(connections.newestLinkID)", tellPeer: false)
+        }
         let mark = out.count
         let step = HandshakeMachine(shared: sharedConfig).onFrame(h, frame, on: id, me: mySessionInfo(), out: &out.handshake)
         noteSends(since: mark)
         switch step {
         case .next(let h): connections[handshake: id] = h
         case .refuse(let reason, let tellPeer): refuse(id, reason, tellPeer: tellPeer)
-        case .up(let info):
-            if let active = connections.activeID, active > id {
-                // The handshake of a connection opened before the link's own ended late (its
-                // last frame was delayed): the peer has moved on to the newer one, and what it
-                // reported here is older than what the link already learned. Closed, not taken.
-                connections[handshake: id] = nil
-                emitLog(.info, "connection \(id) authenticated after the newer connection \(active) came up: closed")
-                out.close(id, reason: "older than the link's connection \(active)")
-            } else {
-                becomeUp(id, peer: info, now: now)
-            }
+        case .up(let info): becomeUp(id, peer: info, now: now)
         case .refusedByPeer(let reason):
             connections[handshake: id] = nil
             stats.refusedByPeer += 1
