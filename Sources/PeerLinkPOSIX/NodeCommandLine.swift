@@ -25,6 +25,9 @@ public struct NodeCommandLine: Sendable {
     public var pairFile: String?
     /// `--virtual-clock START`: an ISO date-time (`2026-06-01T07:00:00Z`) or epoch ms.
     public var virtualStartMs: EpochMs?
+    /// `--wall-offset MS`: the wall clock's offset from the monotonic one at launch (a device
+    /// whose clock is wrong when the app starts; `clock offset MS` changes it later).
+    public var wallOffsetMs: Int64 = 0
     public var timeZone = "Asia/Tokyo"
     public var language: AppLanguage = .ja
     public var seed: UInt64?
@@ -56,6 +59,10 @@ public struct NodeCommandLine: Sendable {
                 let v = try value(a)
                 guard let ms = Self.parseInstant(v) else { throw UsageError("--virtual-clock takes an ISO date-time like 2026-06-01T07:00:00Z or epoch milliseconds, not '\(v)'") }
                 virtualStartMs = ms
+            case "--wall-offset":
+                let v = try value(a)
+                guard let ms = Int64(v) else { throw UsageError("--wall-offset takes signed milliseconds, not '\(v)'") }
+                wallOffsetMs = ms
             case "--tz":
                 timeZone = try value(a)
                 guard LocalCalendar(identifier: timeZone) != nil else { throw UsageError("unknown time zone '\(timeZone)'") }
@@ -105,6 +112,7 @@ public struct NodeCommandLine: Sendable {
         o.listen = listen.flatMap(SocketAddress.init(parsing:))
         o.connect = connect.flatMap(SocketAddress.init(parsing:))
         o.virtualStartMs = virtualStartMs
+        o.wallOffsetMs = wallOffsetMs
         o.timeZone = timeZone
         o.language = language
         o.seed = seed

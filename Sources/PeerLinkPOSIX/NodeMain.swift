@@ -72,6 +72,7 @@ public enum NodeMain {
               --state DIR            state directory (default .state/\(role.rawValue), made 0700)
             \(link)
               --virtual-clock START  run on a virtual clock starting at START (ISO date-time or epoch ms)
+              --wall-offset MS       start with the wall clock MS milliseconds off (signed; `clock offset` changes it)
               --tz ZONE              the device's time zone (default Asia/Tokyo)
               --locale ja|en         language of user-facing texts (default ja)
               --seed N               seed for jitter (default random)

@@ -15,6 +15,8 @@ public struct NodeProcessOptions: Sendable {
     public var connect: SocketAddress?
     /// When set, the clock is virtual and starts here; the control channel moves it.
     public var virtualStartMs: EpochMs?
+    /// The wall clock's offset from the monotonic clock at launch (`--wall-offset`).
+    public var wallOffsetMs: Int64 = 0
     public var timeZone: String = "Asia/Tokyo"
     public var language: AppLanguage = .ja
     /// Seeds jitter (reconnect backoff); random when nil.
@@ -122,7 +124,7 @@ public final class NodeProcess<App: NodeApp> {
         let files = try DirectoryFileStorage(root: options.filesDirectory, syncsToDisk: options.synchronousFull)
         engine = try NodeStoreFile.openNode(directory: options.stateDirectory, wallMs: now, synchronousFull: options.synchronousFull) { store, opening in
             try NodeEngine(app: makeApp(), role: options.role, store: store, config: config, calendar: calendar,
-                           language: options.language, now: now, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files,
+                           language: options.language, now: now, wallOffsetMs: options.wallOffsetMs, seed: seed, newIncarnation: Self.randomU64(), opening: opening, files: files,
                            exports: DirectoryExportFolder(directory: options.stateDirectory + "/exports"))
         }
         if tightenedDirectory { log(.warning, "the state directory \(options.stateDirectory) could be read by others: made 0700") }

@@ -93,7 +93,9 @@ extension ProcessDriver {
 
     public func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws {
         lastQuiet = nil
-        _ = try nodes[role]?.require("clock offset \(offsetMs)")
+        guard let node = nodes[role] else { return }
+        _ = try node.require("clock offset \(offsetMs)")
+        wallOffsets[role] = offsetMs
     }
 
     public func setFaults(_ faults: LinkFaults) throws {

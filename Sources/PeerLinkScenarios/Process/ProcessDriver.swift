@@ -13,6 +13,8 @@ public final class ProcessDriver: ScenarioDriver {
     public let modeName = "process"
     let options: ConductorOptions
     var nodes: [DeviceRole: NodeHandle] = [:]
+    /// Each node's wall-clock offset as last set (a restarted node starts with it).
+    var wallOffsets = PerRole<Int64>(both: 0)
     var proxy: FaultProxy?
     var workDir = ""
     var phoneAddress = ""
@@ -67,6 +69,7 @@ public final class ProcessDriver: ScenarioDriver {
         guard let s = scenario else { return }
         let exe = options.executable(role)
         var args = exe.leadingArguments + ["--state", stateDir(role), "--virtual-clock", String(nowMs), "--tz", s.timeZone, "--locale", s.language.rawValue]
+        if wallOffsets[role] != 0 { args += ["--wall-offset", String(wallOffsets[role])] }
         switch role {
         case .phone:
             args += ["--listen", phoneAddress.isEmpty ? "127.0.0.1:0" : phoneAddress, "--seed", String(s.seed)]
