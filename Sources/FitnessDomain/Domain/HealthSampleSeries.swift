@@ -55,8 +55,13 @@ public struct HealthSampleSeries: Sendable, Hashable {
 
     public var fields: [String: PlistValue] {
         ["workout": .string(workoutID), "first": .int(Int64(first)), "source": .string(source.rawValue),
-         "start": .int(samples.lazy.map(\.startMs).min() ?? 0), "end": .int(samples.lazy.map(\.endMs).max() ?? 0),
+         "start": .int(Self.span(of: samples).startMs), "end": .int(Self.span(of: samples).endMs),
          "readings": .data(Self.encodeReadings(samples))]
+    }
+
+    /// The earliest start and the latest end of `samples` (0, 0 for none).
+    static func span(of samples: [HealthSample]) -> (startMs: EpochMs, endMs: EpochMs) {
+        (samples.lazy.map(\.startMs).min() ?? 0, samples.lazy.map(\.endMs).max() ?? 0)
     }
 
     /// The span the `start` and `end` fields of a series record give, without decoding it.
@@ -87,33 +92,49 @@ public struct HealthSampleSeries: Sendable, Hashable {
               let readings = f["readings"]?.dataValue,
               WorkoutSampleFile.sampleID(workoutID: workoutID, index: Int(first)) == id,
               let samples = Self.decodeReadings(readings, workoutID: workoutID, first: Int(first), source: source),
-              f["start"]?.intValue == samples.lazy.map(\.startMs).min(), f["end"]?.intValue == samples.lazy.map(\.endMs).max()
+              let span = Self.span(of: { f[$0] }), span == Self.span(of: samples)
         else { return nil }
         self.init(workoutID: workoutID, first: Int(first), source: source, samples: samples)
     }
 
     static func decodeReadings(_ bytes: [UInt8], workoutID: String, first: Int, source: DeviceRole) -> [HealthSample]? {
-        var r = ByteReader(bytes)
         var out: [HealthSample] = []
+        var known = true
+        let whole = walkReadings(bytes) { code, start, end, value in
+            guard out.count < maxSamples, let kind = WorkoutSampleFile.kind(of: code) else {
+                known = false
+                return false
+            }
+            out.append(HealthSample(
+                id: WorkoutSampleFile.sampleID(workoutID: workoutID, index: first + out.count), kind: kind,
+                source: source, startMs: start, endMs: end, value: value))
+            return true
+        }
+        return whole && known && !out.isEmpty ? out : nil
+    }
+
+    /// Reads `bytes` as `encodeReadings` wrote them, handing `body` each reading's kind byte,
+    /// start, end and value until it returns false. False when a reading does not decode
+    /// (truncated, or a start or end out of range); the walk stops there.
+    static func walkReadings(_ bytes: [UInt8], _ body: (UInt8, EpochMs, EpochMs, Double) -> Bool) -> Bool {
+        var r = ByteReader(bytes)
         var previous: EpochMs = 0
         do {
             while !r.isAtEnd {
-                guard out.count < maxSamples, let kind = WorkoutSampleFile.kind(of: try r.readByte()) else { return nil }
+                let code = try r.readByte()
                 let (start, o1) = previous.addingReportingOverflow(try r.readSignedVarint())
                 let duration = try r.readVarint()
-                guard !o1, duration <= UInt64(Int64.max) else { return nil }
+                guard !o1, duration <= UInt64(Int64.max) else { return false }
                 let (end, o2) = start.addingReportingOverflow(Int64(duration))
-                guard !o2 else { return nil }
+                guard !o2 else { return false }
                 let value = Double(bitPattern: try r.readUInt64BE())
                 previous = start
-                out.append(HealthSample(
-                    id: WorkoutSampleFile.sampleID(workoutID: workoutID, index: first + out.count), kind: kind,
-                    source: source, startMs: start, endMs: end, value: value))
+                if !body(code, start, end, value) { return true }
             }
         } catch {
-            return nil
+            return false
         }
-        return out.isEmpty ? nil : out
+        return true
     }
 }
 
@@ -135,21 +156,15 @@ extension HealthSampleSeries {
 
     /// True when the readings hold a step sample. The watch's series hold heart rate and
     /// active energy only, but the kind byte allows steps and a series may come from another
-    /// writer. Reads the kind bytes only.
+    /// writer. Reads up to the first step reading.
     public static func holdsSteps(_ fields: PlistValue?) -> Bool {
         guard let bytes = fields?.dataValue else { return false }
-        var r = ByteReader(bytes)
         let steps = WorkoutSampleFile.code(of: .steps)
-        do {
-            while !r.isAtEnd {
-                if try r.readByte() == steps { return true }
-                _ = try r.readSignedVarint()
-                _ = try r.readVarint()
-                _ = try r.readBytes(8)
-            }
-        } catch {
-            return false
+        var found = false
+        _ = walkReadings(bytes) { code, _, _, _ in
+            found = code == steps
+            return !found
         }
-        return false
+        return found
     }
 }
