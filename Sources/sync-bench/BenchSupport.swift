@@ -9,6 +9,13 @@ func monotonicNs() -> UInt64 {
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
+/// The median of `values` (the mean of the middle two when their count is even); 0 when empty.
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let v = values.sorted(), m = v.count / 2
+    return v.count % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2
+}
+
 /// CPU time (user + system) of the whole process so far, in seconds: every thread's, so
 /// around a copy it counts both ends of it (the other threads idle in `poll` meanwhile).
 func processCPUSeconds() -> Double {

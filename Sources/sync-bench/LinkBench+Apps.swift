@@ -10,6 +10,11 @@ import PeerLinkCore
 struct LinkBenchApp: NodeApp {
     var rttRemaining = 0
     var rttDone = 0
+    /// When the current chain of messages started, and how long it took (0 until its last
+    /// reply): timed here, at the first send and the last reply, so that how often the
+    /// benchmark asks does not enter the figure.
+    var rttStartNs: UInt64 = 0
+    var rttNs: UInt64 = 0
     var received = 0
     var filesSent = 0
     var filesReceived = 0
@@ -21,6 +26,8 @@ struct LinkBenchApp: NodeApp {
         case "rtt":
             rttRemaining = Int(w.count > 1 ? w[1] : "1") ?? 1
             rttDone = 0
+            rttNs = 0
+            rttStartNs = monotonicNs()
             ctx.sendMessageData(Self.payload)
             return .ok()
         case "ui":
@@ -45,7 +52,7 @@ struct LinkBenchApp: NodeApp {
         case .didReceiveMessageReply:
             rttDone += 1
             rttRemaining -= 1
-            if rttRemaining > 0 { ctx.sendMessageData(Self.payload) }
+            if rttRemaining > 0 { ctx.sendMessageData(Self.payload) } else { rttNs = monotonicNs() - rttStartNs }
         case .messageDidFail(_, let e):
             ctx.log(.error, "benchmark message failed: \(e)")
             rttRemaining = 0
@@ -61,6 +68,7 @@ struct LinkBenchApp: NodeApp {
     func query(_ path: [String], _ ctx: NodeContext) -> PlistValue? {
         switch path.first {
         case "rttDone": .int(Int64(rttDone))
+        case "rttNs": .int(Int64(rttNs))
         case "received": .int(Int64(received))
         case "outstanding": .int(Int64(ctx.session.outstandingUserInfoCount))
         case "filesSent": .int(Int64(filesSent))

@@ -53,20 +53,9 @@ enum RawTCPBaseline {
 
     /// Average round trip of a 64-byte ping-pong, in microseconds.
     static func rttMicroseconds(rounds: Int) throws -> Double {
-        let (c, s) = try socketPair()
-        defer { close(c); close(s) }
-        let echo = Thread {
-            var buf = [UInt8](repeating: 0, count: 64)
-            while readFully(s, &buf, 64) { writeFully(s, buf, 64) }
-        }
-        echo.start()
-        var buf = [UInt8](repeating: 7, count: 64)
-        for _ in 0..<100 { writeFully(c, buf, 64); _ = readFully(c, &buf, 64) }
-        let t0 = monotonicNs()
-        for _ in 0..<rounds { writeFully(c, buf, 64); _ = readFully(c, &buf, 64) }
-        let t1 = monotonicNs()
-        shutdown(c, Int32(SHUT_WR))
-        return Double(t1 - t0) / 1000 / Double(rounds)
+        let pingPong = try RawPingPong()
+        defer { pingPong.close() }
+        return pingPong.rttMicroseconds(rounds: rounds)
     }
 
     /// MB/s (10^6 bytes) of `bytes` that `send` writes into a loopback socket while a thread
@@ -128,5 +117,40 @@ enum RawTCPBaseline {
                 writeFully(c, chunk, n)
             }
         }
+    }
+}
+
+/// A 64-byte ping-pong on a loopback socket pair, its echo thread kept between measurements,
+/// so that blocks of raw round trips can alternate with blocks of PeerLink's.
+final class RawPingPong {
+    private let client: Int32
+    private let server: Int32
+    private let echoDone = DispatchSemaphore(value: 0)
+    private var buf = [UInt8](repeating: 7, count: 64)
+
+    init() throws {
+        (client, server) = try RawTCPBaseline.socketPair()
+        let s = server, done = echoDone
+        Thread {
+            var b = [UInt8](repeating: 0, count: 64)
+            while RawTCPBaseline.readFully(s, &b, 64) { RawTCPBaseline.writeFully(s, b, 64) }
+            done.signal()
+        }.start()
+        _ = rttMicroseconds(rounds: 100)  // warm-up
+    }
+
+    /// Average round trip over `rounds`, in microseconds.
+    func rttMicroseconds(rounds: Int) -> Double {
+        let t0 = monotonicNs()
+        for _ in 0..<rounds { RawTCPBaseline.writeFully(client, buf, 64); _ = RawTCPBaseline.readFully(client, &buf, 64) }
+        return Double(monotonicNs() - t0) / 1000 / Double(rounds)
+    }
+
+    /// Ends the echo thread and closes both sockets.
+    func close() {
+        shutdown(client, Int32(SHUT_WR))
+        echoDone.wait()
+        Glibc.close(client)
+        Glibc.close(server)
     }
 }
