@@ -36,14 +36,14 @@ extension NodeProcess {
     }
 
     func readFrom(_ id: ConnectionID) {
-        guard let c = connections[id] else { return }
+        guard let fd = connections[id]?.fd else { return }
         for _ in 0..<64 {
-            let n = readBuffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
+            let n = readBuffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
                 engine.received(id, readBuffer[0..<n], now: now)
                 handleOutputs()
-                if connections[id] == nil { return }
                 if n < readBuffer.count { return }
+                if connections[id] == nil { return }
             } else if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                 drop(id, reason: n == 0 ? "closed by peer" : POSIXError("read").description)
                 return
@@ -54,31 +54,48 @@ extension NodeProcess {
     }
 
     /// Writes what is queued for the connection until the socket is full. The connection is
-    /// taken out of the table while it is worked on, so its buffer is never copied.
+    /// written in place in the table (`Dictionary.Values`' element access), so its buffer is
+    /// never copied and its key is hashed once.
     func flush(_ id: ConnectionID) {
-        guard var c = connections.removeValue(forKey: id) else { return }
+        guard let i = connections.index(forKey: id) else { return }
+        switch Self.writeQueued(&connections.values[i]) {
+        case .failed(let error): drop(id, reason: error.description)
+        case .drained where connections.values[i].closeAfterFlush: drop(id, reason: "closed")
+        case .drained, .pending: break
+        }
+    }
+
+    enum FlushResult { case drained, pending, failed(POSIXError) }
+
+    /// Writes `c`'s queue until the socket is full: `.drained` when nothing is left.
+    static func writeQueued(_ c: inout NodeConnection) -> FlushResult {
         while c.outStart < c.out.count {
-            guard let n = Self.writeSome(c.fd, c.out[c.outStart...]) else {
-                connections[id] = c
-                drop(id, reason: POSIXError("write").description)
-                return
-            }
+            guard let n = writeSome(c.fd, c.out[c.outStart...]) else { return .failed(POSIXError("write")) }
             if n == 0 { break }
             c.outStart += n
         }
         if c.outStart == c.out.count {
             c.out.removeAll(keepingCapacity: true)
             c.outStart = 0
-            if c.closeAfterFlush {
-                connections[id] = c
-                drop(id, reason: "closed")
-                return
-            }
-        } else if c.outStart > 1 << 20 {
+            return .drained
+        }
+        if c.outStart > 1 << 20 {
             c.out.removeFirst(c.outStart)
             c.outStart = 0
         }
-        connections[id] = c
+        return .pending
+    }
+
+    /// Queues `bytes` on `c` (a large frame, with nothing queued before it, goes straight to
+    /// the socket from its own buffer, and only what the socket did not take is queued);
+    /// returns the bytes now queued.
+    static func queue(_ bytes: [UInt8], on c: inout NodeConnection) -> Int {
+        var from = 0
+        if c.outStart == c.out.count && bytes.count >= directWriteBytes {
+            while from < bytes.count, let n = writeSome(c.fd, bytes[from...]), n > 0 { from += n }
+        }
+        if from < bytes.count { c.out.append(contentsOf: bytes[from...]) }
+        return c.out.count - c.outStart
     }
 
     /// One `write`: the bytes written, 0 when the socket is full, nil on an error.
@@ -101,26 +118,34 @@ extension NodeProcess {
 
     /// Carries out what the engine asked for.
     func handleOutputs() {
-        var written: [ConnectionID] = []
-        defer { for id in written { flush(id) } }
-        for o in engine.drainOutput() {
+        // The connections written to, in order (nearly always one: no array for it).
+        var firstWritten: ConnectionID?
+        var alsoWritten: [ConnectionID] = []
+        var outputs: [NodeOutput] = []
+        swap(&outputs, &spareOutputs)
+        engine.drainOutput(into: &outputs)
+        defer {
+            if let id = firstWritten { flush(id) }
+            for id in alsoWritten { flush(id) }
+            if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
+            swap(&outputs, &spareOutputs)
+        }
+        for o in outputs {
             switch o {
             case .send(let id, let bytes, _):
-                guard var c = connections.removeValue(forKey: id) else { continue }
-                var from = 0
-                if c.outStart == c.out.count && bytes.count >= Self.directWriteBytes {
-                    // Nothing is queued: a large frame goes to the socket from its own buffer.
-                    while from < bytes.count, let n = Self.writeSome(c.fd, bytes[from...]), n > 0 { from += n }
-                }
-                if from < bytes.count { c.out.append(contentsOf: bytes[from...]) }
-                connections[id] = c
-                if c.out.count - c.outStart > options.maxQueuedBytesPerConnection {
-                    log(.warning, "closing connection \(id): the peer is not reading (\(c.out.count - c.outStart) bytes queued, at most \(options.maxQueuedBytesPerConnection))")
+                guard let i = connections.index(forKey: id) else { continue }
+                let queued = Self.queue(bytes, on: &connections.values[i])
+                if queued > options.maxQueuedBytesPerConnection {
+                    log(.warning, "closing connection \(id): the peer is not reading (\(queued) bytes queued, at most \(options.maxQueuedBytesPerConnection))")
                     drop(id, reason: "the peer is not reading")
                     continue
                 }
-                if written.last != id && !written.contains(id) { written.append(id) }
-                if c.out.count - c.outStart >= 1 << 20 { flush(id) }
+                if firstWritten == nil {
+                    firstWritten = id
+                } else if firstWritten != id && !alsoWritten.contains(id) {
+                    alsoWritten.append(id)
+                }
+                if queued >= 1 << 20 { flush(id) }
             case .close(let id, let reason):
                 guard connections[id] != nil else { continue }
                 connections[id]!.closeAfterFlush = true

@@ -80,6 +80,12 @@ public final class NodeProcess<App: NodeApp> {
     @exclusivity(unchecked) var stdinOpen: Bool
     @exclusivity(unchecked) var stdout: [UInt8] = []
     @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
+    /// Empty arrays with room, lent to each `handleOutputs` and `pollOnce` and handed back
+    /// (a call inside another finds them taken and starts empty): the loop allocates none of
+    /// them at each event.
+    @exclusivity(unchecked) var spareOutputs: [NodeOutput] = []
+    @exclusivity(unchecked) var sparePollFDs: [pollfd] = []
+    @exclusivity(unchecked) var sparePollSlots: [PollSlot] = []
 
     /// Frames at least this large are written straight from their buffer when nothing is queued.
     static var directWriteBytes: Int { 64 * 1024 }
@@ -198,8 +204,15 @@ public final class NodeProcess<App: NodeApp> {
     }
 
     func pollOnce() {
-        var fds: [pollfd] = []
-        var slots: [PollSlot] = []
+        var fds: [pollfd] = [], slots: [PollSlot] = []
+        swap(&fds, &sparePollFDs)
+        swap(&slots, &sparePollSlots)
+        fds.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        defer {
+            swap(&fds, &sparePollFDs)
+            swap(&slots, &sparePollSlots)
+        }
         if stdinOpen, let fd = options.controlInput { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)); slots.append(.stdin) }
         if listener >= 0 { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)); slots.append(.listener) }
         if let c = connecting { fds.append(pollfd(fd: c.fd, events: Int16(POLLOUT), revents: 0)); slots.append(.connecting) }

@@ -110,8 +110,14 @@ extension SimulatedNetwork {
     func route(_ role: DeviceRole) {
         deadlines[role == .phone ? 0 : 1] = nil
         observer?(role)
+        var outputs: [NodeOutput] = []
+        swap(&outputs, &spareOutputs)
+        defer {
+            if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
+            swap(&outputs, &spareOutputs)
+        }
         while true {
-            let outputs = role == .phone ? phone.drainOutput() : watch.drainOutput()
+            if role == .phone { phone.drainOutput(into: &outputs) } else { watch.drainOutput(into: &outputs) }
             if outputs.isEmpty { return }
             for o in outputs {
                 switch o {

@@ -118,6 +118,8 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     @exclusivity(unchecked) var labeler = FrameLabeler()
     /// Per node (phone, watch): its deadlines as of its last entry point (see `deadline`).
     @exclusivity(unchecked) var deadlines: [(all: EpochMs?, work: EpochMs?)?] = [nil, nil]
+    /// An empty array with room, lent to each `route` and handed back (see `NodeProcess`).
+    @exclusivity(unchecked) var spareOutputs: [NodeOutput] = []
     /// The pairs of `X25519.SimulatorKeys` this network's connections used (`ephemeralKeyPair`).
     @exclusivity(unchecked) var usedKeyPairs = Set<Int>()
 

@@ -2,9 +2,17 @@
 /// node's files and export folder, in the order asked, and reports each outcome to the app.
 extension NodeEngine {
     /// Performs the effects the app asked for so far (and those its outcome handlers ask
-    /// for). Returns the last reply an outcome handler gave (see `NodeApp.onEffectOutcome`).
-    @discardableResult
-    func performAppEffects() -> CommandReply? {
+    /// for). Called after every step of an event, nearly always with none asked: that case
+    /// returns at once, with no optional reply to make and destroy (which went through the
+    /// run time's generic witnesses, several times per received frame).
+    @inline(__always)
+    func performAppEffects() {
+        if !ctx.effects.isEmpty { _ = performAppEffectsForReply() }
+    }
+
+    /// `performAppEffects`, returning the last reply an outcome handler gave (see
+    /// `NodeApp.onEffectOutcome`).
+    func performAppEffectsForReply() -> CommandReply? {
         var reply: CommandReply?
         while !ctx.effects.isEmpty {
             let effects = ctx.effects

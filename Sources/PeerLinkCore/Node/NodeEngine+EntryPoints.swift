@@ -105,7 +105,7 @@ extension NodeEngine {
         setNow(now)
         var reply = engineCommand(command) ?? (readOnlyAsked ? nil : Self.readOnlyReply(app: &app, ctx: &ctx, command))
             ?? app.onCommand(command, &ctx)
-        if let r = performAppEffects() { reply = r }
+        if let r = performAppEffectsForReply() { reply = r }
         finish()
         return reply
     }

@@ -2,10 +2,20 @@
 /// added to the event's batch, deliveries to the sync layer and the app.
 extension NodeEngine {
     /// Handles session actions until none are left (deliveries may cause more).
+    ///
+    /// The actions are taken into the engine's spare array, handed back at the end, so that
+    /// the session's buffer and this one trade storage instead of allocating at every event.
+    /// A pump inside a pump (a received file) finds the spare taken and starts empty.
     func pump() {
+        var actions: [LinkAction] = []
+        swap(&actions, &spareActions)
+        defer {
+            if !actions.isEmpty { actions.removeAll(keepingCapacity: true) }
+            swap(&actions, &spareActions)
+        }
         while true {
             performAppEffects()
-            let actions = ctx.session.drainActions()
+            ctx.session.drainActions(into: &actions)
             if actions.isEmpty { return }
             for action in actions {
                 switch action {

@@ -23,6 +23,8 @@ public final class NodeEngine<App: NodeApp> {
     @exclusivity(unchecked) public var summarizesFrames = false
     @exclusivity(unchecked) var output: [NodeOutput] = []
     @exclusivity(unchecked) var heldSends: [NodeOutput] = []
+    /// An empty array with room, lent to `pump` for the session's actions (see there).
+    @exclusivity(unchecked) var spareActions: [LinkAction] = []
     /// Where the link's metadata row is in the event's batch (see `persist`).
     @exclusivity(unchecked) var linkMetaWriteIndex: Int?
     /// The hybrid clock's floor, kept in the node's files (`ClockFloor`).
@@ -125,5 +127,14 @@ public final class NodeEngine<App: NodeApp> {
     public func drainOutput() -> [NodeOutput] {
         defer { output = [] }
         return output
+    }
+
+    /// Takes the outputs produced so far, in order, into `taken` (emptied first). The engine
+    /// keeps `taken`'s storage for its next outputs: a shell that hands the same array back
+    /// every time allocates none after the first events (`drainOutput()` left the engine an
+    /// empty array, which its next output allocated again, and grew, at every event).
+    public func drainOutput(into taken: inout [NodeOutput]) {
+        if !taken.isEmpty { taken.removeAll(keepingCapacity: true) }
+        swap(&taken, &output)
     }
 }

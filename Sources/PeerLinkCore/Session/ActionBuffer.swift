@@ -39,4 +39,11 @@ struct ActionBuffer: Sendable {
         defer { actions = [] }
         return actions
     }
+
+    /// The buffered actions, in order, into `taken` (emptied first), whose storage the buffer
+    /// keeps for the next actions.
+    mutating func drain(into taken: inout [LinkAction]) {
+        if !taken.isEmpty { taken.removeAll(keepingCapacity: true) }
+        swap(&taken, &actions)
+    }
 }

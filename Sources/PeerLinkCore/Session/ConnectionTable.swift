@@ -33,6 +33,9 @@ struct ConnectionTable: Sendable {
     private(set) var handshakes: [ConnectionID: Handshake] = [:]
     /// The link that is up, changed in place (`active!.liveness.…`).
     private(set) var link: LinkUp?
+    /// The link's connection, kept beside `link` (which sets it in `activate` and clears it
+    /// in `close`): `link?.id` copied the link's whole state (a dozen checks a frame).
+    private(set) var activeID: ConnectionID?
     /// The newest connection whose link came up in this run (0: none yet), kept after it
     /// closes: a handshake on an older connection is stale (the peer moved on from it).
     private(set) var newestLinkID: ConnectionID = 0
@@ -41,14 +44,17 @@ struct ConnectionTable: Sendable {
 
     init() {}
 
-    /// The link's connection.
-    var activeID: ConnectionID? { link?.id }
-
     /// Connection `id`'s phase.
     func phase(_ id: ConnectionID) -> ConnectionPhase {
         if let h = handshakes[id] { return .handshaking(h) }
         if let up = link, up.id == id { return .active(up) }
         return .idle
+    }
+
+    /// Whether connection `id` is in the handshake or is the link (`phase(id) != .idle`,
+    /// without copying either).
+    func isOpen(_ id: ConnectionID) -> Bool {
+        activeID == id || handshakes[id] != nil
     }
 
     // MARK: - Handshakes
@@ -84,6 +90,7 @@ struct ConnectionTable: Sendable {
         precondition(link == nil, "at most one link is up: the old one is closed first")
         precondition(handshakes[id] == nil, "the handshake of \(id) is ended before its link comes up")
         link = LinkUp(id: id, now: now)
+        activeID = id
         newestLinkID = max(newestLinkID, id)
     }
 
@@ -94,6 +101,7 @@ struct ConnectionTable: Sendable {
         handshakes[id] = nil
         guard let up = link, up.id == id else { return nil }
         link = nil
+        activeID = nil
         return up
     }
 }

@@ -34,7 +34,7 @@ extension LinkSession {
 
     /// True while connection `id` is in the handshake or is the authenticated one (bytes of
     /// any other — refused, replaced — are ignored).
-    public func isConnectionOpen(_ id: ConnectionID) -> Bool { connections.phase(id) != .idle }
+    public func isConnectionOpen(_ id: ConnectionID) -> Bool { connections.isOpen(id) }
 
     // MARK: - Connection events
 

@@ -70,6 +70,13 @@ public struct LinkSession: Sendable {
         return out.drain()
     }
 
+    /// The actions produced since the last call, in order, into `taken` (emptied first);
+    /// the session keeps `taken`'s storage for the next ones (`ActionBuffer.drain(into:)`).
+    public mutating func drainActions(into taken: inout [LinkAction]) {
+        flushMeta()
+        out.drain(into: &taken)
+    }
+
     /// Appends the scalar state's write when it changed.
     mutating func flushMeta() {
         guard metaDirty else { return }
