@@ -100,17 +100,18 @@ extension FrameBodies {
         }
 
         public func encode() -> [UInt8] {
-            var w = ByteWriter(capacity: 64)
-            w.writeVarint(id)
             switch payload {
             case .data(let d)?:
-                w.writeByte(1 | (replyExpected ? 2 : 0)); w.writeBytes(d)
+                return Self.encode(id: id, flags: 1 | (replyExpected ? 2 : 0), tail: d)
             case .dictionary(let dict)?:
-                w.writeByte(replyExpected ? 2 : 0); CanonicalEncoding.encode(.dictionary(dict), into: &w)
+                var w = ByteWriter(capacity: 64)
+                w.writeVarint(id)
+                w.writeByte(replyExpected ? 2 : 0)
+                CanonicalEncoding.encode(.dictionary(dict), into: &w)
+                return w.bytes
             case nil:
-                w.writeByte(4)
+                return Self.encode(id: id, flags: 4, tail: [])
             }
-            return w.bytes
         }
 
         /// The body of a `message` with a dictionary payload whose canonical encoding is
@@ -118,12 +119,18 @@ extension FrameBodies {
         /// when `canonical` is `CanonicalEncoding.encode(.dictionary(d))` (the caller's
         /// promise), without encoding the dictionary again: the header, then the bytes as they are.
         public static func encode(id: MessageID, replyExpected: Bool, canonicalDictionary canonical: [UInt8]) -> [UInt8] {
-            let size = CanonicalEncoding.varintSize(id) + 1 + canonical.count
+            encode(id: id, flags: replyExpected ? 2 : 0, tail: canonical)
+        }
+
+        /// The header (id, flags), then `tail` as it is, written straight into the body's array
+        /// (a data payload too: through a `ByteWriter`, its bytes were copied twice).
+        static func encode(id: MessageID, flags: UInt8, tail: [UInt8]) -> [UInt8] {
+            let size = CanonicalEncoding.varintSize(id) + 1 + tail.count
             return [UInt8](smallUninitializedCapacity: size) { buffer, initialized in
                 var i = ByteWriter.storeVarint(id, at: buffer.baseAddress!)
-                buffer[i] = replyExpected ? 2 : 0
+                buffer[i] = flags
                 i += 1
-                canonical.withUnsafeBufferPointer { src in
+                tail.withUnsafeBufferPointer { src in
                     guard let s = src.baseAddress, src.count > 0 else { return }
                     (buffer.baseAddress! + i).initialize(from: s, count: src.count)
                 }
