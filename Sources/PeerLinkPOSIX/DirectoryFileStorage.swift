@@ -117,6 +117,27 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         let f = try full(from), t = try full(to)
         if let slash = t.lastIndex(of: "/") { try makeDirectories(String(t[..<slash])) }
         guard rename(f, t) == 0 else { throw FileStorageError("move \(from) to \(to): \(POSIXError("rename").description)") }
+        // A rename is durable only once its directory is. Without this, a power loss could
+        // bring back the old name: the clock's floor before its renewal, or a received file
+        // under its part name after it was acknowledged.
+        if syncsToDisk {
+            let toDir = Self.directory(of: t), fromDir = Self.directory(of: f)
+            try Self.syncDirectory(toDir, for: "move \(from) to \(to)")
+            if fromDir != toDir { try Self.syncDirectory(fromDir, for: "move \(from) to \(to)") }
+        }
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `fsync` of the directory itself: its entries (created, renamed) are durable after it.
+    static func syncDirectory(_ directory: String, for what: String) throws {
+        let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { throw FileStorageError("\(what): \(POSIXError("open \(directory)").description)") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw FileStorageError("\(what): \(POSIXError("fsync \(directory)").description)") }
     }
 
     public func remove(_ path: String) {

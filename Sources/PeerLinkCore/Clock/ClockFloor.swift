@@ -63,7 +63,9 @@ public struct ClockFloor: Sendable, Equatable {
         var w = ByteWriter(capacity: 8)
         w.writeUInt64BE(UInt64(bitPattern: next))
         do {
-            // Written beside it, then moved over it: a crash between leaves the old floor.
+            // Written beside it, then moved over it: a crash between leaves the old floor. (On
+            // disk with `--sync full`, the move also syncs the directory: see
+            // `DirectoryFileStorage.move`.)
             try files.replaceAll(Self.path + ".new", with: w.bytes)
             try files.move(from: Self.path + ".new", to: Self.path)
         } catch {
