@@ -20,7 +20,7 @@ public struct Scenario: Sendable {
 }
 
 /// Where a step came from, for `file:line:col:` messages.
-public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public var column: Int

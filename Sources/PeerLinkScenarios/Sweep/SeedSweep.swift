@@ -153,14 +153,16 @@ public enum SeedSweep {
         // `expect always`: checked once recovered, if the scenario's steps ran as written.
         var skipped = 0
         if workloadOps == nil {
-            let alwaysAt = Set(scenario.steps.filter(\.always).map { $0.location.description })
-            let nodeStepsAt = Set(scenario.steps.filter { if case .node = $0.action { true } else { false } }.map { $0.location.description })
+            // By location, not by its text: the text of every step's and every check's location
+            // was most of a seed's string work (file:line:column names one location).
+            let alwaysAt = Set(scenario.steps.filter(\.always).map(\.location))
+            let nodeStepsAt = Set(scenario.steps.filter { if case .node = $0.action { true } else { false } }.map(\.location))
             // A drawn store damage may lose writes not yet synced: what the expectation rests on.
             let storeDamaged = faults.faults.contains { f in
                 switch f.kind { case .corrupt, .rollback: true; default: false }
             }
-            let premiseBroken = storeDamaged || r.checks.contains { !$0.passed && nodeStepsAt.contains($0.location?.description ?? "") }
-            for c in r.checks where alwaysAt.contains(c.location?.description ?? "") {
+            let premiseBroken = storeDamaged || r.checks.contains { !$0.passed && $0.location.map(nodeStepsAt.contains) == true }
+            for c in r.checks where c.location.map(alwaysAt.contains) == true {
                 if premiseBroken { skipped += 1; continue }
                 if !c.passed { problems.append("expectation: \(c.location!): \(c.description) — \(c.detail)") }
             }
