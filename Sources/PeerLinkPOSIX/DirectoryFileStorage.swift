@@ -117,13 +117,22 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         let f = try full(from), t = try full(to)
         if let slash = t.lastIndex(of: "/") { try makeDirectories(String(t[..<slash])) }
         guard rename(f, t) == 0 else { throw FileStorageError("move \(from) to \(to): \(POSIXError("rename").description)") }
-        // A rename is durable only once its directory is. Without this, a power loss could
-        // bring back the old name: the clock's floor before its renewal, or a received file
-        // under its part name after it was acknowledged.
+        // A rename is durable only once its directory is, and a directory made for it (or
+        // before it, as `clock/` by the floor's first write) only once its parent is. Without
+        // this, a power loss could bring back the old name: the clock's floor before its
+        // renewal, or a received file under its part name after it was acknowledged. So the
+        // directories from the destination's up to the root are synced, and the source's.
+        // The move is done once `rename` returned: a directory that cannot be synced (a file
+        // system without directory fsync) does not make it fail, as SQLite ignores the same.
         if syncsToDisk {
-            let toDir = Self.directory(of: t), fromDir = Self.directory(of: f)
-            try Self.syncDirectory(toDir, for: "move \(from) to \(to)")
-            if fromDir != toDir { try Self.syncDirectory(fromDir, for: "move \(from) to \(to)") }
+            var dir = Self.directory(of: t)
+            while true {
+                try? Self.syncDirectory(dir, for: "move \(from) to \(to)")
+                if dir.count <= root.count || !dir.hasPrefix(root) { break }
+                dir = Self.directory(of: dir)
+            }
+            let fromDir = Self.directory(of: f)
+            if fromDir != Self.directory(of: t) { try? Self.syncDirectory(fromDir, for: "move \(from) to \(to)") }
         }
     }
 
@@ -135,9 +144,15 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
     /// `fsync` of the directory itself: its entries (created, renamed) are durable after it.
     static func syncDirectory(_ directory: String, for what: String) throws {
         let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY)
-        guard fd >= 0 else { throw FileStorageError("\(what): \(POSIXError("open \(directory)").description)") }
+        guard fd >= 0 else {
+            let e = errno
+            throw FileStorageError("\(what): \(POSIXError("open \(directory)", e).description)")
+        }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw FileStorageError("\(what): \(POSIXError("fsync \(directory)").description)") }
+        guard fsync(fd) == 0 else {
+            let e = errno
+            throw FileStorageError("\(what): \(POSIXError("fsync \(directory)", e).description)")
+        }
     }
 
     public func remove(_ path: String) {

@@ -11,8 +11,9 @@ struct LinkBenchApp: NodeApp {
     var rttRemaining = 0
     var rttDone = 0
     /// When the current chain of messages started, and how long it took (0 until its last
-    /// reply): timed here, at the first send and the last reply, so that how often the
-    /// benchmark asks does not enter the figure.
+    /// reply, or a failure): timed here, at the first send and the last reply, so that the
+    /// benchmark's polling interval does not enter the figure (its queries are still served
+    /// by this node's thread, between two messages of the chain).
     var rttStartNs: UInt64 = 0
     var rttNs: UInt64 = 0
     var received = 0
@@ -56,6 +57,7 @@ struct LinkBenchApp: NodeApp {
         case .messageDidFail(_, let e):
             ctx.log(.error, "benchmark message failed: \(e)")
             rttRemaining = 0
+            rttNs = max(1, monotonicNs() - rttStartNs)  // ends the wait; rttDone tells it failed
         case .didReceiveUserInfo: received += 1
         case .didFinishFileTransfer(_, nil): filesSent += 1
         case .didReceiveFile: filesReceived += 1

@@ -12,7 +12,7 @@ import PeerLinkPOSIX
 /// - `message_rtt_us`: a 64-byte `sendMessageData` with a 64-byte reply, chained, timed by
 ///   the sending app from its first send to its last reply; beside `raw_tcp_rtt_us` (a
 ///   64-byte ping-pong on a plain socket pair). Ten blocks of 1,000 round trips each, one of
-///   PeerLink's then one raw, in turn; each figure is the median of its blocks, and
+///   PeerLink's and one raw, in turn (ABBA); each figure is the median of its blocks, and
 ///   `message_rtt_ratio_blocks_min`/`_max` give the range of the ten pairs' ratios.
 /// - `file_mb_s`: `transferFile` of a 256 MB file, from the call to `didFinish` (hashing
 ///   on both sides, the receiver's writes and syncs included); beside `raw_tcp_mb_s`, the
@@ -70,12 +70,21 @@ let linkSuite = BenchSuite(name: "link") { quick in
         let raw = try RawPingPong()
         defer { raw.close() }
         var mine: [Double] = [], theirs: [Double] = []
-        for _ in 0..<rttBlocks {
+        func peerLinkBlock() throws {
             _ = try watch.call("rtt \(perBlock)")
             let ns = try watch.waitFor("query rttNs", attempts: 1_000_000, pauseMicroseconds: 5_000) { ($0.intValue ?? 0) > 0 }
-            guard try watch.call("query rttDone").value == .int(Int64(perBlock)) else { throw BenchFailure(message: "a block of round trips ended early") }
+            guard try watch.call("query rttDone").value == .int(Int64(perBlock)) else { throw BenchFailure(message: "a block of round trips ended early (see the watch's log)") }
             mine.append(Double(ns.intValue ?? 0) / 1000 / Double(perBlock))
-            theirs.append(raw.rttMicroseconds(rounds: perBlock))
+        }
+        // In ABBA order: neither kind always runs first in its pair.
+        for k in 0..<rttBlocks {
+            if k % 2 == 0 {
+                try peerLinkBlock()
+                theirs.append(raw.rttMicroseconds(rounds: perBlock))
+            } else {
+                theirs.append(raw.rttMicroseconds(rounds: perBlock))
+                try peerLinkBlock()
+            }
         }
         messageRtt = median(mine)
         rawRtt = median(theirs)

@@ -1,6 +1,6 @@
 
 /// The session's output: one ordered list of `LinkAction`s, taken by the engine with
-/// `LinkSession.drainActions()`.
+/// `LinkSession.drainActions(into:)` (or `drainActions()`).
 ///
 /// Every part of the session appends to this one buffer (the channels through their typed
 /// views, which offer only the actions each channel may produce), so the order of actions is

@@ -33,8 +33,9 @@ struct ConnectionTable: Sendable {
     private(set) var handshakes: [ConnectionID: Handshake] = [:]
     /// The link that is up, changed in place (`active!.liveness.…`).
     private(set) var link: LinkUp?
-    /// The link's connection, kept beside `link` (which sets it in `activate` and clears it
-    /// in `close`): `link?.id` copied the link's whole state (a dozen checks a frame).
+    /// The link's connection, kept beside `link`: set in `activate`, cleared in `close`, the
+    /// only places `link` changes (`link?.id` copied the link's whole state, a dozen times a
+    /// frame).
     private(set) var activeID: ConnectionID?
     /// The newest connection whose link came up in this run (0: none yet), kept after it
     /// closes: a handshake on an older connection is stale (the peer moved on from it).
