@@ -125,14 +125,14 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         // The move is done once `rename` returned: a directory that cannot be synced (a file
         // system without directory fsync) does not make it fail, as SQLite ignores the same.
         if syncsToDisk {
-            var dir = Self.directory(of: t)
+            let toDir = Self.directory(of: t), fromDir = Self.directory(of: f)
+            var dir = toDir
             while true {
                 try? Self.syncDirectory(dir, for: "move \(from) to \(to)")
                 if dir.count <= root.count || !dir.hasPrefix(root) { break }
                 dir = Self.directory(of: dir)
             }
-            let fromDir = Self.directory(of: f)
-            if fromDir != Self.directory(of: t) { try? Self.syncDirectory(fromDir, for: "move \(from) to \(to)") }
+            if fromDir != toDir { try? Self.syncDirectory(fromDir, for: "move \(from) to \(to)") }
         }
     }
 

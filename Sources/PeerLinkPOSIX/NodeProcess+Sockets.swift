@@ -121,14 +121,12 @@ extension NodeProcess {
         // The connections written to, in order (nearly always one: no array for it).
         var firstWritten: ConnectionID?
         var alsoWritten: [ConnectionID] = []
-        var outputs: [NodeOutput] = []
-        swap(&outputs, &spareOutputs)
+        var outputs = Array.borrow(&spareOutputs)
         engine.drainOutput(into: &outputs)
         defer {
             if let id = firstWritten { flush(id) }
             for id in alsoWritten { flush(id) }
-            if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
-            swap(&outputs, &spareOutputs)
+            outputs.giveBack(to: &spareOutputs)
         }
         for o in outputs {
             switch o {

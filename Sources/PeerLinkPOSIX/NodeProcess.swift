@@ -204,14 +204,10 @@ public final class NodeProcess<App: NodeApp> {
     }
 
     func pollOnce() {
-        var fds: [pollfd] = [], slots: [PollSlot] = []
-        swap(&fds, &sparePollFDs)
-        swap(&slots, &sparePollSlots)
-        fds.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
+        var fds = Array.borrow(&sparePollFDs), slots = Array.borrow(&sparePollSlots)
         defer {
-            swap(&fds, &sparePollFDs)
-            swap(&slots, &sparePollSlots)
+            fds.giveBack(to: &sparePollFDs)
+            slots.giveBack(to: &sparePollSlots)
         }
         if stdinOpen, let fd = options.controlInput { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)); slots.append(.stdin) }
         if listener >= 0 { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)); slots.append(.listener) }

@@ -110,12 +110,8 @@ extension SimulatedNetwork {
     func route(_ role: DeviceRole) {
         deadlines[role == .phone ? 0 : 1] = nil
         observer?(role)
-        var outputs: [NodeOutput] = []
-        swap(&outputs, &spareOutputs)
-        defer {
-            if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
-            swap(&outputs, &spareOutputs)
-        }
+        var outputs = Array.borrow(&spareOutputs)
+        defer { outputs.giveBack(to: &spareOutputs) }
         while true {
             if role == .phone { phone.drainOutput(into: &outputs) } else { watch.drainOutput(into: &outputs) }
             if outputs.isEmpty { return }

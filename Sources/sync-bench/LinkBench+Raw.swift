@@ -51,13 +51,6 @@ enum RawTCPBaseline {
         }
     }
 
-    /// Average round trip of a 64-byte ping-pong, in microseconds.
-    static func rttMicroseconds(rounds: Int) throws -> Double {
-        let pingPong = try RawPingPong()
-        defer { pingPong.close() }
-        return pingPong.rttMicroseconds(rounds: rounds)
-    }
-
     /// MB/s (10^6 bytes) of `bytes` that `send` writes into a loopback socket while a thread
     /// reads them and hands each read to `receive`, until all have arrived.
     static func timedStreamMBps(bytes: Int, receive: @escaping @Sendable (_ buffer: [UInt8], _ count: Int) -> Void,

@@ -57,6 +57,6 @@ extension NodeEngine {
                 output.append(s)
             }
         }
-        if !heldSends.isEmpty { heldSends.removeAll(keepingCapacity: true) }
+        heldSends.clearKeepingCapacity()
     }
 }

@@ -7,12 +7,8 @@ extension NodeEngine {
     /// the session's buffer and this one trade storage instead of allocating at every event.
     /// A pump inside a pump (a received file) finds the spare taken and starts empty.
     func pump() {
-        var actions: [LinkAction] = []
-        swap(&actions, &spareActions)
-        defer {
-            if !actions.isEmpty { actions.removeAll(keepingCapacity: true) }
-            swap(&actions, &spareActions)
-        }
+        var actions = Array.borrow(&spareActions)
+        defer { actions.giveBack(to: &spareActions) }
         while true {
             performAppEffects()
             ctx.session.drainActions(into: &actions)

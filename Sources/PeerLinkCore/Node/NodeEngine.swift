@@ -134,7 +134,6 @@ public final class NodeEngine<App: NodeApp> {
     /// every time allocates none after the first events (`drainOutput()` left the engine an
     /// empty array, which its next output allocated again, and grew, at every event).
     public func drainOutput(into taken: inout [NodeOutput]) {
-        if !taken.isEmpty { taken.removeAll(keepingCapacity: true) }
-        swap(&taken, &output)
+        taken.take(from: &output)
     }
 }

@@ -43,7 +43,6 @@ struct ActionBuffer: Sendable {
     /// The buffered actions, in order, into `taken` (emptied first), whose storage the buffer
     /// keeps for the next actions.
     mutating func drain(into taken: inout [LinkAction]) {
-        if !taken.isEmpty { taken.removeAll(keepingCapacity: true) }
-        swap(&taken, &actions)
+        taken.take(from: &actions)
     }
 }
