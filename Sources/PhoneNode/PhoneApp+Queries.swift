@@ -50,9 +50,7 @@ extension PhoneApp {
             return Self.dataType(word).map { .string(state.auth.authorization.status($0).rawValue) }
         case .samples:
             guard rest.first == "count" else { return nil }
-            let all = samples(ctx)
-            guard rest.count > 1 else { return .int(Int64(all.count)) }
-            return .int(Int64(all.filter { $0.kind.matches(rest[1]) }.count))
+            return .int(Int64(HealthSampleKind.count(samples(ctx), matching: rest.dropFirst().first)))
         case .widget: return widgetQuery(rest, ctx)
         case .notification: return notificationQuery(rest)
         case .export: return exportQuery(rest)

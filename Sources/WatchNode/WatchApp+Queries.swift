@@ -18,9 +18,7 @@ extension WatchApp {
         case "samples" where rest.first == "count":
             // The replicated samples (the phone's and the watch's, saved workouts' series
             // expanded), as the phone's `samples count [KIND]`.
-            let all = HealthSampleSeries.allSamples(in: ctx.replica)
-            guard rest.count > 1 else { return .int(Int64(all.count)) }
-            return .int(Int64(all.filter { $0.kind.matches(rest[rest.startIndex + 1]) }.count))
+            return .int(Int64(HealthSampleKind.count(HealthSampleSeries.allSamples(in: ctx.replica), matching: rest.dropFirst().first)))
         case "steps" where rest.first == "today": return .int(Int64(displayedSteps(todayTotals(ctx), calendar: ctx.calendar)))
         case "settings": return settingsQuery(rest, ctx)
         case "complication": return complicationQuery(rest, ctx)

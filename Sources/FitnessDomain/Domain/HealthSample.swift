@@ -70,6 +70,13 @@ public enum HealthSampleKind: Sendable, Hashable {
     /// True when `word` names this kind or its family (`sleep` matches every sleep stage).
     public func matches(_ word: String) -> Bool { name == word || name.hasPrefix(word + ".") }
 
+    /// How many of `samples` are of the kind or family `word` names (all of them when nil):
+    /// both apps' `samples count [KIND]`.
+    public static func count(_ samples: [HealthSample], matching word: String?) -> Int {
+        guard let word else { return samples.count }
+        return samples.reduce(0) { $0 + ($1.kind.matches(word) ? 1 : 0) }
+    }
+
     /// Cumulative kinds are summed; discrete ones are averaged, min/maxed or taken latest.
     public var isCumulative: Bool {
         switch self {
