@@ -40,11 +40,13 @@ extension SimulatedNetwork {
         guard downRoles[role] else { return }
         if let word { note("\(now) \(word) \(role)") }
         var r = rng
+        let offset = offsetAtRestart[role] ?? (role == .phone ? phone.wallOffsetMs : watch.wallOffsetMs)
+        offsetAtRestart[role] = nil
         if role == .phone {
-            phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: now, wallOffsetMs: phone.wallOffsetMs, rng: &r)
+            phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: now, wallOffsetMs: offset, rng: &r)
             phone.summarizesFrames = recordsTrace
         } else {
-            watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: now, wallOffsetMs: watch.wallOffsetMs, rng: &r)
+            watch = try Self.build(watchSetup, role: .watch, store: watchStore, files: watchFiles, now: now, wallOffsetMs: offset, rng: &r)
             watch.summarizesFrames = recordsTrace
         }
         rng = r
@@ -66,9 +68,13 @@ extension SimulatedNetwork {
 
     // MARK: - Clocks
 
-    /// Sets the wall-clock offset of a running node (a clock fault); the app sees the new time.
+    /// Sets the wall-clock offset of a node (a clock fault). A running node's app sees the new
+    /// time at once; a killed node is started with it (its device's clock moved while it was down).
     public func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) {
-        guard !downRoles[role] else { return }
+        guard !downRoles[role] else {
+            offsetAtRestart[role] = offsetMs
+            return
+        }
         if role == .phone { phone.setWallOffset(offsetMs, now: now) } else { watch.setWallOffset(offsetMs, now: now) }
         route(role)
     }

@@ -89,6 +89,9 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     public var down: Set<DeviceRole> { Set(DeviceRole.allCases.filter(isDown)) }
     /// `down` as a flag per role: asked several times per event, and a `Set`'s `contains` hashed.
     @exclusivity(unchecked) var downRoles = PerRole(both: false)
+    /// The device clock's offset a killed node is started with, when it was set while the node
+    /// was down (the device's clock kept running, and was moved, while the app was dead).
+    @exclusivity(unchecked) var offsetAtRestart = PerRole<Int64?>(both: nil)
     /// Called after every entry point of a node (its batch committed, before its frames go
     /// out): lets an observer look at the node's state step by step.
     @exclusivity(unchecked) public var observer: ((DeviceRole) -> Void)?

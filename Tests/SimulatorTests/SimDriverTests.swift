@@ -133,6 +133,26 @@ struct SimDriverTests {
         #expect(net.phone.wallOffsetMs <= 1_200 - 10 * 60_000 && net.phone.wallOffsetMs > -12 * 60_000, "offset \(net.phone.wallOffsetMs)")
     }
 
+    /// A clock step while the node is down reaches its launch: the phone writes, is killed,
+    /// its clock goes back an hour, and it restarts inside the floor's lease, so its store's
+    /// clock is ahead of the wall clock it launches on and the hybrid clock starts past the
+    /// floor. (The driver used to keep the step until after the launch.)
+    @Test func aClockSetBackWhileANodeIsDownIsSeenByItsLaunch() throws {
+        let (r, driver) = try SimTest.run("""
+            07:00:00 phone settings step-goal 6500
+            07:00:10 kill phone
+            07:00:20 clock phone -1h
+            07:00:30 restart phone
+            07:02:00 expect converged
+            +0s expect phone settings step-goal == 6500
+            """)
+        #expect(r.passed, "\(r.text())")
+        let net = try #require(driver.network)
+        #expect(net.phone.wallOffsetMs == -3_600_000)
+        #expect(net.logs.contains { $0.contains("phone") && $0.contains("the hybrid clock starts past its floor") },
+                "\(net.logs.filter { $0.contains("phone") }.suffix(8))")
+    }
+
     @Test func aCorruptStoreIsResetAndRestoredFromThePeer() throws {
         let (r, driver) = try SimTest.run("""
             07:00:00 phone settings step-goal 6500

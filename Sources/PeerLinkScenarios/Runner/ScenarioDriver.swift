@@ -44,7 +44,8 @@ public protocol ScenarioDriver: AnyObject {
     /// Moves both nodes' monotonic clocks (and the link's) to `ms`. With `idleLink`, the
     /// time passed over a healthy idle link: heartbeats count as exchanged.
     func advanceClocks(to ms: EpochMs, idleLink: Bool) throws
-    /// Sets a node's wall-clock offset from its monotonic clock.
+    /// Sets a node's wall-clock offset from its monotonic clock. A killed node keeps it for its
+    /// restart, which starts it on that clock.
     func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws
     /// Replaces the link faults.
     func setFaults(_ faults: LinkFaults) throws

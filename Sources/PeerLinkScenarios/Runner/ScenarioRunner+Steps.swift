@@ -71,8 +71,7 @@ extension ScenarioRunner {
             note("\(nowMs) kill -9 \(role)")
             return []
         case .restart(let role):
-            try driver.restart(role)
-            try driver.setWallOffset(role, clocks[role].offset(at: nowMs))
+            try restartOnItsClock(role)
             note("\(nowMs) restart \(role)")
             return []
         case .clock(let role, let change):
@@ -99,8 +98,7 @@ extension ScenarioRunner {
             let dropped = try driver.rollBackStore(role, seed: seed)
             damagedAtMs[role] = nowMs
             workload?.storeDamaged(role, atMs: nowMs, rollback: true)
-            try driver.restart(role)
-            try driver.setWallOffset(role, clocks[role].offset(at: nowMs))
+            try restartOnItsClock(role)
             note("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
             return []
         case .damagePartialFile(let role):
@@ -113,8 +111,7 @@ extension ScenarioRunner {
             try driver.corruptStore(role, seed: seed)
             damagedAtMs[role] = nowMs
             workload?.storeDamaged(role, atMs: nowMs)
-            try driver.restart(role)
-            try driver.setWallOffset(role, clocks[role].offset(at: nowMs))
+            try restartOnItsClock(role)
             note("\(nowMs) corrupt store of \(role), restart")
             return []
         }

@@ -52,9 +52,16 @@ extension ScenarioRunner {
             try driver.kill(role)
             seed &+= 0x9E37
             let what = try driver.damagePartialFile(role, path: path, committedBytes: committed, seed: seed)
-            try driver.restart(role)
-            try driver.setWallOffset(role, clocks[role].offset(at: nowMs))
+            try restartOnItsClock(role)
             note("\(nowMs) damage the partial file of \(role) (\(what ?? "nothing to damage")), restart")
         }
+    }
+
+    /// Starts a killed node again on its device's clock: the offset goes first, so the launch
+    /// (the store's opening, the clock floor's check) sees the time the device shows now,
+    /// however its clock moved or drifted while the node was down.
+    func restartOnItsClock(_ role: DeviceRole) throws {
+        try driver.setWallOffset(role, clocks[role].offset(at: nowMs))
+        try driver.restart(role)
     }
 }

@@ -247,9 +247,11 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
 
     public func setWallOffset(_ role: DeviceRole, _ offsetMs: Int64) throws {
         let n = try net()
+        // A killed node keeps the offset for its restart.
+        if n.isDown(role) { return n.setWallOffset(role, offsetMs) }
         // The runner re-sends the offset at every clock move while a clock fault is on; an
         // unchanged offset would only cost the app a tick.
-        guard !n.isDown(role), offsetMs != (role == .phone ? n.phone.wallOffsetMs : n.watch.wallOffsetMs) else { return }
+        guard offsetMs != (role == .phone ? n.phone.wallOffsetMs : n.watch.wallOffsetMs) else { return }
         lastQuiet = nil
         n.setWallOffset(role, offsetMs)
     }
