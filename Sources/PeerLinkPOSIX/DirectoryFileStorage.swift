@@ -20,6 +20,10 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
     /// process being killed — the same promise as the store's `synchronous=NORMAL`, the
     /// default (see `NodeProcessOptions.synchronousFull`).
     public let syncsToDisk: Bool
+    /// With `syncsToDisk`, the files this storage created (and, with them, perhaps their
+    /// directories) whose names are not durable yet: their first `sync` syncs the directories
+    /// from the file's up to the root, as a move does.
+    private(set) var namesToSync: Set<String> = []
 
     public init(root: String, syncsToDisk: Bool = true) throws {
         self.root = root
@@ -39,8 +43,11 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         forget(path)
         let p = try full(path)
         if writable, let slash = p.lastIndex(of: "/") { try makeDirectories(String(p[..<slash])) }
+        var st = stat()
+        let creates = writable && syncsToDisk && stat(p, &st) != 0
         let fd = Glibc.open(p, writable ? (O_RDWR | O_CREAT) : O_RDONLY, 0o644)
         guard fd >= 0 else { throw FileStorageError("open \(path): \(POSIXError("open").description)") }
+        if creates { namesToSync.insert(path) }
         open[path] = (fd, writable)
         order.append(path)
         if order.count > Self.maxOpen { forget(order[0]) }
@@ -109,11 +116,17 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         guard syncsToDisk else { return }
         let fd = try descriptor(path, writable: true)
         guard fdatasync(fd) == 0 else { throw FileStorageError("sync \(path): \(POSIXError("fdatasync").description)") }
+        // `fdatasync` makes the content durable, not the new file's name in its directory
+        // (nor a directory made for it): without this, a power loss could lose a received
+        // part whose committed length the store already holds.
+        if namesToSync.remove(path) != nil { syncDirectories(from: Self.directory(of: try full(path)), for: "sync \(path)") }
     }
 
     public func move(from: String, to: String) throws {
         forget(from)
         forget(to)
+        namesToSync.remove(from)
+        namesToSync.remove(to)
         let f = try full(from), t = try full(to)
         if let slash = t.lastIndex(of: "/") { try makeDirectories(String(t[..<slash])) }
         guard rename(f, t) == 0 else { throw FileStorageError("move \(from) to \(to): \(POSIXError("rename").description)") }
@@ -126,13 +139,18 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         // system without directory fsync) does not make it fail, as SQLite ignores the same.
         if syncsToDisk {
             let toDir = Self.directory(of: t), fromDir = Self.directory(of: f)
-            var dir = toDir
-            while true {
-                try? Self.syncDirectory(dir, for: "move \(from) to \(to)")
-                if dir.count <= root.count || !dir.hasPrefix(root) { break }
-                dir = Self.directory(of: dir)
-            }
+            syncDirectories(from: toDir, for: "move \(from) to \(to)")
             if fromDir != toDir { try? Self.syncDirectory(fromDir, for: "move \(from) to \(to)") }
+        }
+    }
+
+    /// Syncs `dir` and every directory above it up to the root, best effort (see `move`).
+    private func syncDirectories(from dir: String, for what: String) {
+        var dir = dir
+        while true {
+            try? Self.syncDirectory(dir, for: what)
+            if dir.count <= root.count || !dir.hasPrefix(root) { break }
+            dir = Self.directory(of: dir)
         }
     }
 
@@ -157,6 +175,7 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
 
     public func remove(_ path: String) {
         forget(path)
+        namesToSync.remove(path)
         if let p = try? full(path) { unlink(p) }
     }
 

@@ -59,6 +59,33 @@ import PeerLinkCore
         try DirectoryFileStorage.syncDirectory(root, for: "move a to b")
     }
 
+    /// A file this storage creates has its name synced (the directories from its own up to the
+    /// root) at its first `sync`, once: `fdatasync` alone keeps its bytes but may lose its name.
+    @Test func aCreatedFileHasItsNameSyncedAtItsFirstSync() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let files = try DirectoryFileStorage(root: root, syncsToDisk: true)
+        try files.write("inbox/new/part-3", offset: 0, bytes: [1, 2][...])
+        #expect(files.namesToSync == ["inbox/new/part-3"])
+        try files.sync("inbox/new/part-3")
+        #expect(files.namesToSync.isEmpty)
+        try files.write("inbox/new/part-3", offset: 2, bytes: [3][...])
+        try files.sync("inbox/new/part-3")
+        #expect(files.namesToSync.isEmpty, "an existing file's name is not synced again")
+        #expect(try files.readAll("inbox/new/part-3") == [1, 2, 3])
+
+        try files.write("inbox/part-4", offset: 0, bytes: [4][...])
+        try files.move(from: "inbox/part-4", to: "received/file.bin")
+        #expect(files.namesToSync.isEmpty, "a move syncs the destination's directories itself")
+        try files.write("inbox/part-5", offset: 0, bytes: [5][...])
+        files.remove("inbox/part-5")
+        #expect(files.namesToSync.isEmpty)
+
+        let unsynced = try DirectoryFileStorage(root: root, syncsToDisk: false)
+        try unsynced.write("inbox/part-6", offset: 0, bytes: [6][...])
+        #expect(unsynced.namesToSync.isEmpty, "without syncsToDisk nothing is synced")
+    }
+
     @Test func theDirectoryOfAPath() {
         #expect(DirectoryFileStorage.directory(of: "/a/b/c") == "/a/b")
         #expect(DirectoryFileStorage.directory(of: "/c") == "/")
