@@ -79,10 +79,10 @@ public final class NodeEngine<App: NodeApp> {
         let clockRaised = clockFloor.storeMayHaveLostStamps(last: replica.clock.last, storeIsNew: syncState == nil, wallMs: now + wallOffsetMs)
         if clockRaised { replica.loadClock(clockFloor.restartStamp) }
         let linkState = try LinkPersistence.load(from: store, newIncarnation: newIncarnation)
-        var local: [String: PlistValue] = [:]
+        var local = LocalValues()
         do {
             for row in try store.scan(NodeContext.localTable) {
-                local[String(decoding: row.key, as: UTF8.self)] = try CanonicalEncoding.decode(row.value)
+                local.set(String(decoding: row.key, as: UTF8.self), try CanonicalEncoding.decode(row.value))
             }
         } catch let e as ByteReaderError {
             throw StoreCorruption(reason: "app state row does not decode: \(e)")
@@ -98,7 +98,7 @@ public final class NodeEngine<App: NodeApp> {
         ctx = NodeContext(role: role, now: now + wallOffsetMs, calendar: calendar, language: language,
                           session: LinkSession(config: config, persistent: linkState, seed: seed),
                           replica: replica, sync: sync)
-        ctx.local = LocalValues(local)
+        ctx.local = local
         ctx.handTransfers = handTransfers
         if case .resetAfterCorruption(let reason, let moved) = opening {
             // The seed's requirement 5.2: reset to the initial state and record an error log.

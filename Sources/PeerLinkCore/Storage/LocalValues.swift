@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An app's own durable values (not replicated) as the app sees them in memory: values, and
 /// values written as their canonical bytes whose decoding waits until they are read.
 ///
@@ -5,6 +11,12 @@
 /// workout snapshot, the phone's live view) is read back only when a node starts again — and
 /// then it comes from the store, decoded. Building it as a `PlistValue` each time as well cost
 /// as much as everything else the write did.
+///
+/// A key is its UTF-8 bytes, as its store row is: two canonically equivalent spellings
+/// ("\u{e9}" and "e\u{301}"), equal as Swift strings, are two keys here as they are two rows,
+/// and as they are two keys to `UserDefaults`, whose `NSString` keys compare literally.
+/// (Before, the dictionary took them for one while the store kept both rows, and a launch
+/// loaded whichever row came last.)
 public struct LocalValues: Sendable {
     /// One key's value: as a value, or as canonical bytes not decoded yet. One dictionary for
     /// both, so a write hashes its key once.
@@ -13,17 +25,17 @@ public struct LocalValues: Sendable {
         case encoded([UInt8])
     }
 
-    var stored: [String: Stored] = [:]
+    var stored: [LocalKey: Stored] = [:]
 
     public init(_ values: [String: PlistValue] = [:]) {
         stored.reserveCapacity(values.count)
-        for (k, v) in values { stored[k] = .value(v) }
+        for (k, v) in values { stored[LocalKey(k)] = .value(v) }
     }
 
     /// The value under `key`; one written as bytes is decoded here (nil if its bytes do not
     /// decode, which bytes written by `CanonicalEncoding`'s rules always do).
     public subscript(key: String) -> PlistValue? {
-        switch stored[key] {
+        switch stored[LocalKey(key)] {
         case .value(let v)?: v
         case .encoded(let b)?: try? CanonicalEncoding.decode(b)
         case nil: nil
@@ -32,7 +44,7 @@ public struct LocalValues: Sendable {
 
     /// The canonical bytes of the value under `key` (encoded now if it was stored as a value).
     public func canonicalBytes(_ key: String) -> [UInt8]? {
-        switch stored[key] {
+        switch stored[LocalKey(key)] {
         case .value(let v)?: CanonicalEncoding.encode(v)
         case .encoded(let b)?: b
         case nil: nil
@@ -40,16 +52,18 @@ public struct LocalValues: Sendable {
     }
 
     /// Every key that has a value.
-    public var keys: [String] { Array(stored.keys) }
+    public var keys: [String] { stored.keys.map(\.string) }
 
-    /// All values, decoded (for reading a whole state at launch).
+    /// All values, decoded (for reading a whole state at launch). A Swift dictionary takes
+    /// canonically equivalent keys for one: such keys get the value of the spelling whose
+    /// UTF-8 is last in byte order (ask `self[key]` for each spelling to tell them apart).
     public var dictionary: [String: PlistValue] {
         var d: [String: PlistValue] = [:]
         d.reserveCapacity(stored.count)
-        for (k, s) in stored {
+        for (k, s) in stored.sorted(by: { $0.key < $1.key }) {
             switch s {
-            case .value(let v): d[k] = v
-            case .encoded(let b): d[k] = try? CanonicalEncoding.decode(b)
+            case .value(let v): d[k.string] = v
+            case .encoded(let b): d[k.string] = try? CanonicalEncoding.decode(b)
             }
         }
         return d
@@ -57,11 +71,40 @@ public struct LocalValues: Sendable {
 
     /// Sets (or with nil removes) a value.
     public mutating func set(_ key: String, _ value: PlistValue?) {
-        stored[key] = value.map(Stored.value)
+        stored[LocalKey(key)] = value.map(Stored.value)
     }
 
     /// Sets a value given as its canonical bytes.
     public mutating func set(_ key: String, encoded bytes: [UInt8]) {
-        stored[key] = .encoded(bytes)
+        stored[LocalKey(key)] = .encoded(bytes)
     }
+}
+
+/// A local value's key, equal to another by its UTF-8 bytes (a store row's key), not by
+/// `String`'s canonical equivalence.
+struct LocalKey: Hashable, Comparable, Sendable {
+    let string: String
+
+    init(_ string: String) { self.string = string }
+
+    /// `body` on the key's UTF-8 in one block (a native string's own storage).
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let r = string.utf8.withContiguousStorageIfAvailable(body) { return r }
+        var s = string
+        return s.withUTF8(body)
+    }
+
+    static func == (a: LocalKey, b: LocalKey) -> Bool {
+        a.withBytes { x in b.withBytes { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
+    }
+
+    /// Byte order of the UTF-8 (the store's order of the rows).
+    static func < (a: LocalKey, b: LocalKey) -> Bool {
+        a.withBytes { x in b.withBytes { y in x.lexicographicallyPrecedes(y) } }
+    }
+
+    /// The string's own hash: equal bytes are equal strings, so equal keys hash alike, and
+    /// `String`'s hashing is quicker than hashing the bytes (two spellings of one string share
+    /// a bucket and are told apart by `==`).
+    func hash(into hasher: inout Hasher) { hasher.combine(string) }
 }
