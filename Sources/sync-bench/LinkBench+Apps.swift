@@ -20,8 +20,17 @@ struct LinkBenchApp: NodeApp {
     var filesSent = 0
     var filesReceived = 0
     static let payload = [UInt8](repeating: 0x5A, count: 64)
+    /// Whether this node's thread was placed (`ThreadPlacement`): at its first command or event.
+    var placed = false
+
+    mutating func place(_ ctx: NodeContext) {
+        guard !placed else { return }
+        placed = true
+        ThreadPlacement.pin(end: ctx.role == .phone ? 0 : 1)
+    }
 
     mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
+        place(ctx)
         let w = command.words
         switch w.first {
         case "rtt":
@@ -47,6 +56,7 @@ struct LinkBenchApp: NodeApp {
     }
 
     mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
+        place(ctx)
         switch event {
         case .didReceiveMessage(let m) where m.replyExpected:
             ctx.replyToMessage(m.id, with: .data(Self.payload))

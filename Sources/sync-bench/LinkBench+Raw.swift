@@ -125,6 +125,7 @@ final class RawPingPong {
         (client, server) = try RawTCPBaseline.socketPair()
         let s = server, done = echoDone
         Thread {
+            ThreadPlacement.pin(end: 1)
             var b = [UInt8](repeating: 0, count: 64)
             while RawTCPBaseline.readFully(s, &b, 64) { RawTCPBaseline.writeFully(s, b, 64) }
             done.signal()
@@ -134,6 +135,7 @@ final class RawPingPong {
 
     /// Average round trip over `rounds`, in microseconds.
     func rttMicroseconds(rounds: Int) -> Double {
+        ThreadPlacement.pin(end: 0)
         let t0 = monotonicNs()
         for _ in 0..<rounds { RawTCPBaseline.writeFully(client, buf, 64); _ = RawTCPBaseline.readFully(client, &buf, 64) }
         return Double(monotonicNs() - t0) / 1000 / Double(rounds)

@@ -28,6 +28,8 @@ import PeerLinkPOSIX
 let linkSuite = BenchSuite(name: "link") { quick in
     // PEERLINK_BENCH_ONLY=rtt|userinfo|file|sealing runs one part (for profiling); figures of the others are 0.
     let only = ProcessInfo.processInfo.environment["PEERLINK_BENCH_ONLY"]
+    // PEERLINK_BENCH_PIN=split|same places the round trip's ends alike (`ThreadPlacement`).
+    ThreadPlacement.current = try ThreadPlacement.requested()
     func runs(_ part: String) -> Bool { only == nil || only == part }
     let rttBlocks = quick ? 3 : 10
     let rttRounds = quick ? 300 : 10_000
@@ -151,6 +153,7 @@ let linkSuite = BenchSuite(name: "link") { quick in
         "userinfo_count": .int(Int64(userInfos)),
         "message_rounds": .int(Int64(rttRounds)),
         "message_rtt_blocks": .int(Int64(rttBlocks)),
+        "message_rtt_placement": .string(ThreadPlacement.current?.rawValue ?? "scheduler"),
         "goals_met": [
             "message_rtt_le_2x_raw": .bool(messageRtt <= 2 * rawRtt),
             "message_rtt_le_1_5x_raw": .bool(messageRtt <= 1.5 * rawRtt),
