@@ -20,10 +20,13 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
     /// process being killed — the same promise as the store's `synchronous=NORMAL`, the
     /// default (see `NodeProcessOptions.synchronousFull`).
     public let syncsToDisk: Bool
-    /// With `syncsToDisk`, the files this storage created (and, with them, perhaps their
-    /// directories) whose names are not durable yet: their first `sync` syncs the directories
-    /// from the file's up to the root, as a move does.
-    private(set) var namesToSync: Set<String> = []
+    /// With `syncsToDisk`, the files whose names this storage made durable: by their first
+    /// `sync` in its lifetime, which syncs the directories from the file's up to the root (the
+    /// file may have been created, with its directories, by this process or by one killed
+    /// before its first sync), or by a move into them. A move or removal drops the name.
+    private(set) var namesSynced: Set<String> = []
+    /// Directory syncs asked of the system so far (for tests: a sync cannot be seen from a file).
+    private(set) var directorySyncs = 0
 
     public init(root: String, syncsToDisk: Bool = true) throws {
         self.root = root
@@ -43,11 +46,8 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         forget(path)
         let p = try full(path)
         if writable, let slash = p.lastIndex(of: "/") { try makeDirectories(String(p[..<slash])) }
-        var st = stat()
-        let creates = writable && syncsToDisk && stat(p, &st) != 0
         let fd = Glibc.open(p, writable ? (O_RDWR | O_CREAT) : O_RDONLY, 0o644)
         guard fd >= 0 else { throw FileStorageError("open \(path): \(POSIXError("open").description)") }
-        if creates { namesToSync.insert(path) }
         open[path] = (fd, writable)
         order.append(path)
         if order.count > Self.maxOpen { forget(order[0]) }
@@ -119,17 +119,17 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         // `fdatasync` makes the content durable, not the new file's name in its directory
         // (nor a directory made for it): without this, a power loss could lose a received
         // part whose committed length the store already holds.
-        if namesToSync.remove(path) != nil { syncDirectories(from: Self.directory(of: try full(path)), for: "sync \(path)") }
+        if namesSynced.insert(path).inserted { syncDirectories(from: Self.directory(of: try full(path)), for: "sync \(path)") }
     }
 
     public func move(from: String, to: String) throws {
         forget(from)
         forget(to)
-        namesToSync.remove(from)
-        namesToSync.remove(to)
         let f = try full(from), t = try full(to)
         if let slash = t.lastIndex(of: "/") { try makeDirectories(String(t[..<slash])) }
         guard rename(f, t) == 0 else { throw FileStorageError("move \(from) to \(to): \(POSIXError("rename").description)") }
+        namesSynced.remove(from)
+        namesSynced.remove(to)
         // A rename is durable only once its directory is, and a directory made for it (or
         // before it, as `clock/` by the floor's first write) only once its parent is. Without
         // this, a power loss could bring back the old name: the clock's floor before its
@@ -140,7 +140,8 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         if syncsToDisk {
             let toDir = Self.directory(of: t), fromDir = Self.directory(of: f)
             syncDirectories(from: toDir, for: "move \(from) to \(to)")
-            if fromDir != toDir { try? Self.syncDirectory(fromDir, for: "move \(from) to \(to)") }
+            if fromDir != toDir { syncDirectory(fromDir, for: "move \(from) to \(to)") }
+            namesSynced.insert(to)
         }
     }
 
@@ -148,10 +149,16 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
     private func syncDirectories(from dir: String, for what: String) {
         var dir = dir
         while true {
-            try? Self.syncDirectory(dir, for: what)
+            syncDirectory(dir, for: what)
             if dir.count <= root.count || !dir.hasPrefix(root) { break }
             dir = Self.directory(of: dir)
         }
+    }
+
+    /// One directory's sync, best effort, counted.
+    private func syncDirectory(_ dir: String, for what: String) {
+        directorySyncs += 1
+        try? Self.syncDirectory(dir, for: what)
     }
 
     static func directory(of path: String) -> String {
@@ -175,7 +182,7 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
 
     public func remove(_ path: String) {
         forget(path)
-        namesToSync.remove(path)
+        namesSynced.remove(path)
         if let p = try? full(path) { unlink(p) }
     }
 

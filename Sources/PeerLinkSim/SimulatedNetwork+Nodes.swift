@@ -41,7 +41,6 @@ extension SimulatedNetwork {
         if let word { note("\(now) \(word) \(role)") }
         var r = rng
         let offset = offsetAtRestart[role] ?? (role == .phone ? phone.wallOffsetMs : watch.wallOffsetMs)
-        offsetAtRestart[role] = nil
         if role == .phone {
             phone = try Self.build(phoneSetup, role: .phone, store: phoneStore, files: phoneFiles, now: now, wallOffsetMs: offset, rng: &r)
             phone.summarizesFrames = recordsTrace
@@ -50,6 +49,7 @@ extension SimulatedNetwork {
             watch.summarizesFrames = recordsTrace
         }
         rng = r
+        offsetAtRestart[role] = nil
         downRoles[role] = false
         route(role)
     }

@@ -59,31 +59,43 @@ import PeerLinkCore
         try DirectoryFileStorage.syncDirectory(root, for: "move a to b")
     }
 
-    /// A file this storage creates has its name synced (the directories from its own up to the
-    /// root) at its first `sync`, once: `fdatasync` alone keeps its bytes but may lose its name.
-    @Test func aCreatedFileHasItsNameSyncedAtItsFirstSync() throws {
+    /// A file's name is made durable at its first sync in the storage's lifetime: the
+    /// directories from its own up to the root are synced then, once (`fdatasync` alone keeps
+    /// the bytes, and may lose the name). A new storage over the same files (a restart, after
+    /// a kill that came before the part's first sync) does it again; a move syncs the
+    /// destination's directories itself.
+    @Test func aFilesNameIsSyncedAtItsFirstSyncInTheStoragesLifetime() throws {
         let root = try scratch()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let files = try DirectoryFileStorage(root: root, syncsToDisk: true)
         try files.write("inbox/new/part-3", offset: 0, bytes: [1, 2][...])
-        #expect(files.namesToSync == ["inbox/new/part-3"])
+        #expect(files.directorySyncs == 0, "a write syncs nothing")
         try files.sync("inbox/new/part-3")
-        #expect(files.namesToSync.isEmpty)
+        #expect(files.directorySyncs == 3, "inbox/new, inbox and the root")
         try files.write("inbox/new/part-3", offset: 2, bytes: [3][...])
         try files.sync("inbox/new/part-3")
-        #expect(files.namesToSync.isEmpty, "an existing file's name is not synced again")
+        #expect(files.directorySyncs == 3, "a name made durable is not synced again")
         #expect(try files.readAll("inbox/new/part-3") == [1, 2, 3])
 
-        try files.write("inbox/part-4", offset: 0, bytes: [4][...])
-        try files.move(from: "inbox/part-4", to: "received/file.bin")
-        #expect(files.namesToSync.isEmpty, "a move syncs the destination's directories itself")
-        try files.write("inbox/part-5", offset: 0, bytes: [5][...])
-        files.remove("inbox/part-5")
-        #expect(files.namesToSync.isEmpty)
+        let restarted = try DirectoryFileStorage(root: root, syncsToDisk: true)
+        try restarted.write("inbox/new/part-3", offset: 3, bytes: [4][...])
+        try restarted.sync("inbox/new/part-3")
+        #expect(restarted.directorySyncs == 3, "the part an earlier process created: its name too")
+
+        try restarted.move(from: "inbox/new/part-3", to: "received/file.bin")
+        #expect(restarted.directorySyncs == 6, "received and the root, then the source's inbox/new")
+        try restarted.sync("received/file.bin")
+        #expect(restarted.directorySyncs == 6, "moved in: its name is durable already")
+        try restarted.write("inbox/new/part-3", offset: 0, bytes: [5][...])
+        try restarted.sync("inbox/new/part-3")
+        #expect(restarted.directorySyncs == 9, "a file made again under a moved-away name")
+        restarted.remove("inbox/new/part-3")
+        #expect(!restarted.namesSynced.contains("inbox/new/part-3"))
 
         let unsynced = try DirectoryFileStorage(root: root, syncsToDisk: false)
         try unsynced.write("inbox/part-6", offset: 0, bytes: [6][...])
-        #expect(unsynced.namesToSync.isEmpty, "without syncsToDisk nothing is synced")
+        try unsynced.sync("inbox/part-6")
+        #expect(unsynced.directorySyncs == 0, "without syncsToDisk nothing is synced")
     }
 
     @Test func theDirectoryOfAPath() {

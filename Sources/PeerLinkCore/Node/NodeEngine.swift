@@ -82,7 +82,12 @@ public final class NodeEngine<App: NodeApp> {
         var local = LocalValues()
         do {
             for row in try store.scan(NodeContext.localTable) {
-                local.set(String(decoding: row.key, as: UTF8.self), try CanonicalEncoding.decode(row.value))
+                // A key is written from a string: one that is not UTF-8 is damage, and repairing
+                // it would make it another key than its row's.
+                guard let key = String(validating: row.key, as: UTF8.self) else {
+                    throw StoreCorruption(reason: "app state row key is not UTF-8")
+                }
+                local.set(key, try CanonicalEncoding.decode(row.value))
             }
         } catch let e as ByteReaderError {
             throw StoreCorruption(reason: "app state row does not decode: \(e)")
