@@ -59,9 +59,10 @@ func runMerge(_ args: [String]) -> Int32 {
         StandardError.write("sync-sim: error: \(error)\n")
         return 2
     }
-    print("merge of \(files.count) shard\(files.count == 1 ? "" : "s") of \(merged.scenario.name) (\(merged.scenario.file)): "
-        + "\(merged.seeds.description), commit \(merged.commit), version \(merged.version)")
-    if merged.options.commandLine != "the defaults" { print("options: \(merged.options.commandLine)") }
+    let provenance = ["merge of \(files.count) shard\(files.count == 1 ? "" : "s") of \(merged.scenario.name) (\(merged.scenario.file)): "
+        + "\(merged.seeds.description), commit \(merged.commit), version \(merged.version)"]
+        + (merged.options.commandLine != "the defaults" ? ["options: \(merged.options.commandLine)"] : [])
+    for line in provenance { print(line) }
     for s in merged.outcomes where !s.passed { print(merged.failureText(s)) }
     var written = writeReports(merged, json: json, junit: junit)
     if let path = html {
@@ -73,7 +74,7 @@ func runMerge(_ args: [String]) -> Int32 {
             }
             let options = merged.options.sweepOptions(apps: .phoneAndWatch)
             try writeTextFile(path, SweepHTMLReport.html(scenario: scenario, file: merged.scenario.file, outcomes: outcomes, options: options,
-                                                         classes: options.classes))
+                                                         classes: options.classes, provenance: provenance + ["shards: " + files.joined(separator: ", ")]))
         } catch {
             StandardError.write("sync-sim: error: --html \(path): \(error)\n")
             written = false

@@ -24,8 +24,10 @@ struct FleetCommandLineTests {
         let dir = try Self.workDirectory()
         defer { removeTree(dir) }
         for i in 1...2 {
-            let r = try ToolRun.run("sync-sim", ["sweep", "tiny.scenario", "--seeds", "5", "--shard", "\(i)/2", "--json", "s\(i).json", "--junit", "s\(i).xml"], in: dir)
+            let r = try ToolRun.run("sync-sim", ["sweep", "tiny.scenario", "--seeds", "5", "--shard", "\(i)/2", "--json", "s\(i).json", "--junit", "s\(i).xml",
+                                                 "--html", "s\(i).html"], in: dir, environment: ["PEERLINK_COMMIT": "4e1c0a"])
             #expect(r.status == 0 && r.stdout.last == "\(i == 1 ? 3 : 2) passed, 0 failed", "\(r.stdout)\n\(r.stderr)")
+            #expect(readTextFile("\(dir)/s\(i).html")?.contains("<p class=\"provenance\">commit 4e1c0a, version \(PeerLinkVersion.string)</p>") == true)
             #expect(readTextFile("\(dir)/s\(i).xml")?.contains("<testcase classname=\"tiny.scenario\" name=\"seed \(i)\"/>") == true)
         }
         let m = try ToolRun.run("sync-sim", ["merge", "s2.json", "s1.json", "--json", "m.json", "--junit", "m.xml", "--html", "m.html"], in: dir)
@@ -34,9 +36,15 @@ struct FleetCommandLineTests {
         #expect(m.stdout.last == "5 passed, 0 failed")
         let merged = try SweepReport.parse(try #require(readTextFile(dir + "/m.json")))
         #expect(merged.outcomes.map(\.seed) == [1, 2, 3, 4, 5] && merged.seeds.shard == nil)
-        #expect(readTextFile(dir + "/m.html")?.contains("5 seeds, 5 passed, 0 failed") == true)
+        let page = try #require(readTextFile(dir + "/m.html"))
+        #expect(page.contains("5 seeds, 5 passed, 0 failed"))
+        // The page says where the outcome came from, as the merge's first line does: a
+        // failure it shows replays at that commit.
+        #expect(page.contains("<p class=\"provenance\">merge of 2 shards of tiny sweep fixture (tiny.scenario): seeds 1…5, commit \(merged.commit), version \(merged.version)</p>"))
+        #expect(page.contains("<p class=\"provenance\">shards: s2.json, s1.json</p>"))
         // With a failing seed in range, the merge prints it and exits 1.
-        let f = try ToolRun.run("sync-sim", ["sweep", "tiny.scenario", "--from", "6", "--seeds", "1", "--json", "s3.json"], in: dir)
+        let f = try ToolRun.run("sync-sim", ["sweep", "tiny.scenario", "--from", "6", "--seeds", "1", "--json", "s3.json"], in: dir,
+                                environment: ["PEERLINK_COMMIT": "4e1c0a"])
         #expect(f.status == 1 && f.stdout.contains("FAIL seed 6: expectation: tiny.scenario:8:10: expect always phone settings step-goal == 9000 — actual 8000"))
         let g = try ToolRun.run("sync-sim", ["merge", "s1.json", "s2.json", "s3.json"], in: dir)
         #expect(g.status == 1 && g.stdout.last == "5 passed, 1 failed" && g.stdout.contains("  replay: sync-sim sweep tiny.scenario --seed 6"), "\(g.stdout)")

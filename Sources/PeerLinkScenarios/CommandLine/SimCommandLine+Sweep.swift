@@ -68,7 +68,11 @@ func runSweep(_ o: SimCommandLineOptions, text: String, program: SimProgram) -> 
     let elapsed = max(1, ChildProcess.monotonicMs() - start)
     var written = true
     if let path = o.html {
-        do { try writeTextFile(path, SweepHTMLReport.html(scenario: scenario, file: file, outcomes: outcomes, options: options, classes: o.classes)) } catch {
+        let build = "commit \(program.buildCommit(file, processEnvironment())), version \(PeerLinkVersion.string)"
+        do {
+            try writeTextFile(path, SweepHTMLReport.html(scenario: scenario, file: file, outcomes: outcomes, options: options, classes: o.classes,
+                                                         provenance: [build]))
+        } catch {
             StandardError.write("\(program.name): error: \(error)\n")
             written = false
         }

@@ -1,7 +1,8 @@
 import PeerLinkCore
 import SVGKit
 
-/// `sync-sim sweep … --html PATH`: the seeds run, passed and failed per fault class, each
+/// `sync-sim sweep … --html PATH`: where the outcome came from (`provenance`: the build's
+/// commit and version, and for a merge its shards and seeds), the seeds run, passed and failed per fault class, each
 /// failing seed with its problems, its schedule, the shrunk schedule and the commands that
 /// replay it, and — for the first failing seeds — the failing run recorded again (same seed,
 /// same schedule: a seed replays exactly) with its space-time diagram and screens.
@@ -10,10 +11,11 @@ public enum SweepHTMLReport {
     public static let maxDrawnFailures = 3
 
     public static func html(scenario: Scenario, file: String, outcomes: [SeedOutcome], options: SweepOptions,
-                            classes: Set<FaultClass> = Set(FaultClass.allCases)) -> String {
+                            classes: Set<FaultClass> = Set(FaultClass.allCases), provenance: [String] = []) -> String {
         let failed = outcomes.filter { !$0.passed }
         var intro = "<div class=\"sweep\"><p class=\"summary\">sweep of <b>\(SVGText.escape(scenario.name))</b> (\(SVGText.escape(file))): "
             + "\(outcomes.count) seeds, \(outcomes.count - failed.count) passed, \(failed.count) failed</p>"
+        for line in provenance { intro += "<p class=\"provenance\">\(SVGText.escape(line))</p>" }
         intro += "<table><tr><th>fault class</th><th>seeds with it</th><th>passed</th><th>failed</th></tr>"
         for c in FaultClass.allCases where classes.contains(c) {
             let with = outcomes.filter { $0.faults.classes.contains(c) }
