@@ -97,6 +97,7 @@ enum HTMLReportAssets {
         .log span { color: var(--dim); }
         .log.problem { color: #ffb340; }
         .sweep table { width: auto; }
+        .sweep th { padding: 3px 6px; text-align: left; }
         .sweep pre { background: var(--panel); padding: 8px; border-radius: 6px; white-space: pre-wrap; }
         """#
 }
