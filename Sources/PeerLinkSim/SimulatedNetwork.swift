@@ -269,7 +269,7 @@ public final class SimulatedNetwork<Phone: NodeApp, Watch: NodeApp> {
     /// either side: no two connections share transport keys, and an earlier connection's
     /// handshake replayed on a later one is refused. The generator gives the same eight draws
     /// as two `ephemeralKey()` calls, so everything drawn after is as it was. Once every pair
-    /// was used (64 connections), the keys are the draws themselves.
+    /// was used (`X25519.SimulatorKeys.pairs` connections), the keys are the draws themselves.
     func ephemeralKeyPair() -> (phone: [UInt8], watch: [UInt8]) {
         let phone = ephemeralKey(), watch = ephemeralKey()
         let pairs = X25519.SimulatorKeys.pairs
