@@ -22,6 +22,7 @@ public final class ChildProcess {
     /// is appended to `stderrPath`.
     public init(name: String, path: String, arguments: [String], stderrPath: String, workingDirectory: String? = nil) throws {
         self.name = name
+        Self.ignoreBrokenPipes()
         var inPipe: [Int32] = [0, 0]
         var outPipe: [Int32] = [0, 0]
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else { throw POSIXError("pipe") }
@@ -40,8 +41,18 @@ public final class ChildProcess {
         }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
+        // The child starts with SIGPIPE at its default, not ignored as it is here (an ignored
+        // signal stays ignored across exec).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &pipeSignal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let rc = posix_spawn(&child, path, &actions, nil, argv, environ)
+        let rc = posix_spawn(&child, path, &actions, &attributes, argv, environ)
         close(inPipe[0])
         close(outPipe[1])
         guard rc == 0 else {
@@ -53,6 +64,12 @@ public final class ChildProcess {
         stdoutFD = outPipe[0]
         _ = fcntl(stdoutFD, F_SETFL, fcntl(stdoutFD, F_GETFL, 0) | O_NONBLOCK)
     }
+
+    /// A write to a pipe or socket whose reader is gone fails with `EPIPE` instead of killing
+    /// this process with SIGPIPE: a node that died between two commands (killed by a step, or
+    /// crashed), or a proxied connection its peer closed, is an error the driver reports. Set
+    /// by every child process and fault proxy (a node process sets it for itself).
+    public static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
 
     /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which the Glibc module
     /// does not export: looked up at run time.
