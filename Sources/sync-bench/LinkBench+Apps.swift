@@ -20,17 +20,8 @@ struct LinkBenchApp: NodeApp {
     var filesSent = 0
     var filesReceived = 0
     static let payload = [UInt8](repeating: 0x5A, count: 64)
-    /// Whether this node's thread was placed (`ThreadPlacement`): at its first command or event.
-    var placed = false
-
-    mutating func place(_ ctx: NodeContext) {
-        guard !placed else { return }
-        placed = true
-        ThreadPlacement.pin(end: ctx.role == .phone ? 0 : 1)
-    }
 
     mutating func onCommand(_ command: NodeCommand, _ ctx: inout NodeContext) -> CommandReply {
-        place(ctx)
         let w = command.words
         switch w.first {
         case "rtt":
@@ -40,6 +31,15 @@ struct LinkBenchApp: NodeApp {
             rttStartNs = monotonicNs()
             ctx.sendMessageData(Self.payload)
             return .ok()
+        case "pin":
+            // `pin 0|1` places this node's thread (it runs the command); `pin all` gives it back
+            // the process's processors (`ThreadPlacement`).
+            do {
+                if w.count == 2, w[1] == "all" { try ThreadPlacement.release() } else { try ThreadPlacement.pin(end: w.count == 2 && w[1] == "1" ? 1 : 0) }
+                return .ok()
+            } catch {
+                return .error("\(error)")
+            }
         case "ui":
             let n = Int(w.count > 1 ? w[1] : "1") ?? 1
             for i in 0..<n {
@@ -56,7 +56,6 @@ struct LinkBenchApp: NodeApp {
     }
 
     mutating func onLinkEvent(_ event: LinkEvent, _ ctx: inout NodeContext) {
-        place(ctx)
         switch event {
         case .didReceiveMessage(let m) where m.replyExpected:
             ctx.replyToMessage(m.id, with: .data(Self.payload))

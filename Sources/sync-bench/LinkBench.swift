@@ -29,7 +29,7 @@ let linkSuite = BenchSuite(name: "link") { quick in
     // PEERLINK_BENCH_ONLY=rtt|userinfo|file|sealing runs one part (for profiling); figures of the others are 0.
     let only = ProcessInfo.processInfo.environment["PEERLINK_BENCH_ONLY"]
     // PEERLINK_BENCH_PIN=split|same places the round trip's ends alike (`ThreadPlacement`).
-    ThreadPlacement.current = try ThreadPlacement.requested()
+    try ThreadPlacement.start(try ThreadPlacement.requested())
     func runs(_ part: String) -> Bool { only == nil || only == part }
     let rttBlocks = quick ? 3 : 10
     let rttRounds = quick ? 300 : 10_000
@@ -67,6 +67,20 @@ let linkSuite = BenchSuite(name: "link") { quick in
         // Blocks of PeerLink's round trips and of raw ones, in turn, each figure the median
         // of its blocks: on a shared machine the speed of the moment moves both alike.
         let perBlock = rttRounds / rttBlocks
+        // PEERLINK_BENCH_PIN: each node's thread pins itself (the command runs on it), and the
+        // raw ends in their loops; all are given back their processors after the round trips.
+        func pinNodes(_ phoneEnd: String, _ watchEnd: String) throws {
+            guard ThreadPlacement.current != nil else { return }
+            for (node, end) in [(phone, phoneEnd), (watch, watchEnd)] {
+                let r = try node.call("pin \(end)")
+                guard r.ok else { throw BenchFailure(message: "\(r.value)") }
+            }
+        }
+        try pinNodes("0", "1")
+        defer {
+            try? pinNodes("all", "all")
+            try? ThreadPlacement.release()
+        }
         _ = try watch.call("rtt 200")
         _ = try watch.waitFor("query rttNs", pauseMicroseconds: 2_000) { ($0.intValue ?? 0) > 0 }
         let raw = try RawPingPong()
@@ -82,9 +96,9 @@ let linkSuite = BenchSuite(name: "link") { quick in
         for k in 0..<rttBlocks {
             if k % 2 == 0 {
                 try peerLinkBlock()
-                theirs.append(raw.rttMicroseconds(rounds: perBlock))
+                theirs.append(try raw.rttMicroseconds(rounds: perBlock))
             } else {
-                theirs.append(raw.rttMicroseconds(rounds: perBlock))
+                theirs.append(try raw.rttMicroseconds(rounds: perBlock))
                 try peerLinkBlock()
             }
         }

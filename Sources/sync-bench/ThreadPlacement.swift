@@ -4,16 +4,18 @@ import Glibc
 import Foundation
 import PeerLinkPOSIX
 
-/// Where the round trip's two ends run, when `PEERLINK_BENCH_PIN` says (the link suite).
+/// Where the round trip's two ends run, when `PEERLINK_BENCH_PIN` says (the link suite's
+/// round-trip part only: the threads are given back the process's processors after it).
 ///
 /// Left to the scheduler, a run's figure depends on where it put the threads: each keeps its
 /// processor, and a pair on one processor wakes its peer for a fraction of what a pair on two
 /// pays (here 5 – 6 µs against 17 – 19 µs for the raw ping-pong). When the two PeerLink nodes
 /// land together and the raw pair apart, or the other way round, the ratio is off by half.
 /// Pinned, both pairs are placed alike:
-/// - `split`: one end on processor 0, the other on 1 (the phone's node and the raw client on
-///   0, the watch's node and the raw echo on 1), as two devices are;
+/// - `split`: one end on processor 0, the other on 1 (the phone's node thread and the raw
+///   client on 0, the watch's node thread and the raw echo on 1), as two devices are;
 /// - `same`: all on processor 0.
+/// Each thread pins itself: a node's thread at its `pin` command, the raw ends in their loops.
 enum ThreadPlacement: String {
     case split, same
 
@@ -22,23 +24,58 @@ enum ThreadPlacement: String {
     static func requested() throws -> ThreadPlacement? {
         guard let v = ProcessInfo.processInfo.environment["PEERLINK_BENCH_PIN"] else { return nil }
         guard let p = ThreadPlacement(rawValue: v) else { throw BenchFailure(message: "PEERLINK_BENCH_PIN takes split or same, not '\(v)'") }
+        guard Affinity.set != nil, Affinity.get != nil else { throw BenchFailure(message: "PEERLINK_BENCH_PIN: sched_setaffinity is not available") }
         return p
     }
 
-    /// The placement in force for this process (read once).
+    /// The placement in force for this process, set before any thread of the benchmark starts.
     nonisolated(unsafe) static var current: ThreadPlacement?
+    /// The processors this process may run on, read when the placement is set (a thread is
+    /// given them back after the round trips).
+    nonisolated(unsafe) static var processMask: cpu_set_t?
+
+    /// Sets the placement, and remembers the process's processors.
+    static func start(_ p: ThreadPlacement?) throws {
+        current = p
+        guard p != nil else { return }
+        var mask = cpu_set_t()
+        guard withUnsafeMutableBytes(of: &mask, { Affinity.get!(0, MemoryLayout<cpu_set_t>.size, $0.baseAddress!) }) == 0 else {
+            throw BenchFailure(message: "PEERLINK_BENCH_PIN: \(POSIXError("sched_getaffinity").description)")
+        }
+        processMask = mask
+    }
 
     /// Pins the calling thread as end `end` (0 or 1) of a pair, when a placement is in force.
-    static func pin(end: Int) {
+    static func pin(end: Int) throws {
         guard let p = current else { return }
         let cpu = p == .same ? 0 : end
-        var set = cpu_set_t()
-        withUnsafeMutableBytes(of: &set) { $0.storeBytes(of: UInt64(1) << UInt64(cpu), as: UInt64.self) }
-        // `sched_setaffinity` is a GNU extension the Glibc module does not export.
-        typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "sched_setaffinity") else { return }
-        let setAffinity = unsafeBitCast(symbol, to: SetAffinity.self)
-        let failed = withUnsafeBytes(of: &set) { setAffinity(0, MemoryLayout<cpu_set_t>.size, $0.baseAddress!) } != 0
-        if failed { StandardError.write("sync-bench: warning: could not pin a thread to processor \(cpu): \(POSIXError("sched_setaffinity").description)\n") }
+        var mask = cpu_set_t()
+        withUnsafeMutableBytes(of: &mask) { $0.storeBytes(of: UInt64(1) << UInt64(cpu), as: UInt64.self) }
+        try apply(mask, "pin a thread to processor \(cpu)")
+    }
+
+    /// Gives the calling thread back the process's processors (after the round trips).
+    static func release() throws {
+        guard let mask = processMask else { return }
+        try apply(mask, "give a thread back its processors")
+    }
+
+    private static func apply(_ mask: cpu_set_t, _ what: String) throws {
+        var mask = mask
+        guard withUnsafeBytes(of: &mask, { Affinity.set!(0, MemoryLayout<cpu_set_t>.size, $0.baseAddress!) }) == 0 else {
+            throw BenchFailure(message: "PEERLINK_BENCH_PIN: could not \(what): \(POSIXError("sched_setaffinity").description)")
+        }
+    }
+
+    /// `sched_setaffinity` and `sched_getaffinity`, GNU extensions the Glibc module does not
+    /// export: looked up once.
+    private enum Affinity {
+        typealias Call = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
+        static let set: Call? = lookUp("sched_setaffinity")
+        static let get: Call? = lookUp("sched_getaffinity")
+        static func lookUp(_ name: String) -> Call? {
+            guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, name) else { return nil }
+            return unsafeBitCast(symbol, to: Call.self)
+        }
     }
 }

@@ -40,7 +40,7 @@ import Testing
         #expect(kept != nil && kept == X25519.sharedSecret(privateKey: phone, publicKey: X25519.publicKey(privateKey: watch)))
     }
 
-    /// Past the pool's 64 pairs too: every connection's keys are new on both sides.
+    /// Past the pool's pairs too: every connection's keys are new on both sides.
     @Test(arguments: [31, 7] as [UInt64])
     func noEphemeralKeyRepeatsOnEitherSide(seed: UInt64) throws {
         var keys: [DeviceRole: [ConnectionID: [UInt8]]] = [.phone: [:], .watch: [:]]

@@ -67,8 +67,10 @@ func runSweep(_ o: SimCommandLineOptions, text: String, program: SimProgram) -> 
     let failed = outcomes.filter { !$0.passed }.count
     let elapsed = max(1, ChildProcess.monotonicMs() - start)
     var written = true
+    // Asked once (it runs git): the page and the reports name the same commit.
+    let commit = o.html != nil || o.jsonPath != nil || o.junit != nil ? program.buildCommit(file, processEnvironment()) : ""
     if let path = o.html {
-        let build = "commit \(program.buildCommit(file, processEnvironment())), version \(PeerLinkVersion.string)"
+        let build = "commit \(commit), version \(PeerLinkVersion.string)"
         do {
             try writeTextFile(path, SweepHTMLReport.html(scenario: scenario, file: file, outcomes: outcomes, options: options, classes: o.classes,
                                                          provenance: [build]))
@@ -78,9 +80,8 @@ func runSweep(_ o: SimCommandLineOptions, text: String, program: SimProgram) -> 
         }
     }
     if o.jsonPath != nil || o.junit != nil {
-        let environment = processEnvironment()
         let report = SweepReport(
-            scenario: scenario, file: file, text: text, commit: program.buildCommit(file, environment), options: options,
+            scenario: scenario, file: file, text: text, commit: commit, options: options,
             faults: o.faults, ops: o.ops,
             seeds: o.seed.map { .init(from: $0, count: 1) } ?? .init(from: o.from, count: o.seeds, shard: o.shard.map { SweepShard(index: $0.index, of: $0.of) }),
             outcomes: outcomes, timing: ["wallMs": .int(elapsed), "jobs": .int(Int64(o.jobs)), "host": .string(hostName()),

@@ -43,7 +43,6 @@ public final class FaultProxy: @unchecked Sendable {
 
     /// Listens on a free loopback port and forwards to `upstream` (the phone).
     public init(upstream: SocketAddress, seed: UInt64, startMs: EpochMs) throws {
-        ChildProcess.ignoreBrokenPipes()  // a write to a connection its peer closed is EPIPE
         self.upstream = upstream
         let (fd, p) = try ProxySockets.listen()
         listenFD = fd

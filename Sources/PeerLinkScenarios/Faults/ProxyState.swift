@@ -198,7 +198,8 @@ struct ProxyState {
             var start = 0
             while start < buf.count {
                 let n = min(slice, buf.count - start)
-                let w = buf[start..<start + n].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                // MSG_NOSIGNAL: a connection its peer closed is EPIPE, not SIGPIPE for the process.
+                let w = buf[start..<start + n].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if w > 0 { start += w; continue }
                 if w < 0 && (errno == EAGAIN || errno == EINTR) { break }
                 return false

@@ -22,10 +22,17 @@ public final class ChildProcess {
     /// is appended to `stderrPath`.
     public init(name: String, path: String, arguments: [String], stderrPath: String, workingDirectory: String? = nil) throws {
         self.name = name
-        Self.ignoreBrokenPipes()
         var inPipe: [Int32] = [0, 0]
         var outPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else { throw POSIXError("pipe") }
+        // The child's stdin is one end of a socket pair, not a pipe: `send` with MSG_NOSIGNAL
+        // to a child that is gone fails with EPIPE, where a write to a pipe would raise SIGPIPE
+        // and kill this process (the harness leaves the signal's disposition alone).
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &inPipe) == 0 else { throw POSIXError("socketpair") }
+        guard pipe(&outPipe) == 0 else {
+            let e = POSIXError("pipe")
+            close(inPipe[0]); close(inPipe[1])
+            throw e
+        }
         // Close-on-exec: no other child (spawned meanwhile by another thread) inherits these
         // ends; the dup2 into this child's 0 and 1 clears the flag there.
         for fd in [inPipe[0], inPipe[1], outPipe[0], outPipe[1]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -41,16 +48,16 @@ public final class ChildProcess {
         }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
-        // The child starts with SIGPIPE at its default, not ignored as it is here (an ignored
-        // signal stays ignored across exec).
+        // The child starts with SIGPIPE at its default even when this process ignores it (as a
+        // node process in it does): an ignored signal stays ignored across exec.
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        guard posix_spawnattr_init(&attributes) == 0 else { throw POSIXError("posix_spawnattr_init") }
         defer { posix_spawnattr_destroy(&attributes) }
         var pipeSignal = sigset_t()
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &pipeSignal)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        guard posix_spawnattr_setsigdefault(&attributes, &pipeSignal) == 0,
+              posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF)) == 0 else { throw POSIXError("posix_spawnattr") }
         var child: pid_t = 0
         let rc = posix_spawn(&child, path, &actions, &attributes, argv, environ)
         close(inPipe[0])
@@ -64,12 +71,6 @@ public final class ChildProcess {
         stdoutFD = outPipe[0]
         _ = fcntl(stdoutFD, F_SETFL, fcntl(stdoutFD, F_GETFL, 0) | O_NONBLOCK)
     }
-
-    /// A write to a pipe or socket whose reader is gone fails with `EPIPE` instead of killing
-    /// this process with SIGPIPE: a node that died between two commands (killed by a step, or
-    /// crashed), or a proxied connection its peer closed, is an error the driver reports. Set
-    /// by every child process and fault proxy (a node process sets it for itself).
-    public static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
 
     /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which the Glibc module
     /// does not export: looked up at run time.
@@ -89,7 +90,7 @@ public final class ChildProcess {
         let bytes = Array((line + "\n").utf8)
         var start = 0
         while start < bytes.count {
-            let n = bytes[start...].withUnsafeBytes { write(stdinFD, $0.baseAddress, $0.count) }
+            let n = bytes[start...].withUnsafeBytes { Glibc.send(stdinFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0 { if errno == EINTR { continue }; throw POSIXError("write to \(name)") }
             start += n
         }

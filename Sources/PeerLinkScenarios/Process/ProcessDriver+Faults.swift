@@ -62,7 +62,7 @@ extension ProcessDriver {
         guard let address = SocketAddress(parsing: phoneAddress) else { throw NodeCallError(message: "the phone is not listening") }
         let fd = try ProxySockets.blockingConnect(address)
         defer { close(fd) }
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }  // a phone that closed first: EPIPE
         var answer: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 4096)
         let deadline = ChildProcess.monotonicMs() + 5_000
