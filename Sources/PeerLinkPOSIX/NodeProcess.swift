@@ -278,8 +278,7 @@ func keepLargeAllocationsOnTheHeap() {
     typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
     let mmapThresholdOption: Int32 = -3  // M_MMAP_THRESHOLD
     let trimThresholdOption: Int32 = -1  // M_TRIM_THRESHOLD
-    guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "mallopt") else { return }
-    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+    guard let mallopt = systemFunction("mallopt", as: Mallopt.self) else { return }
     _ = mallopt(mmapThresholdOption, 64 << 20)
     _ = mallopt(trimThresholdOption, 256 << 20)
 }

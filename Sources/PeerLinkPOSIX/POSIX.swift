@@ -6,6 +6,13 @@ import Musl
 import PeerLinkCore
 
 /// A failed system call: its name and errno, with the system's text.
+/// The C function `name` of this process (glibc's own, or a library's), as `type`; nil when it
+/// is missing. For functions the Glibc module does not export (GNU extensions, `malloc.h`).
+public func systemFunction<F>(_ name: String, as type: F.Type) -> F? {
+    guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, name) else { return nil }
+    return unsafeBitCast(symbol, to: type)
+}
+
 public struct POSIXError: Error, CustomStringConvertible, Sendable {
     public var call: String
     public var errno: Int32

@@ -71,11 +71,7 @@ enum ThreadPlacement: String {
     /// export: looked up once.
     private enum Affinity {
         typealias Call = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
-        static let set: Call? = lookUp("sched_setaffinity")
-        static let get: Call? = lookUp("sched_getaffinity")
-        static func lookUp(_ name: String) -> Call? {
-            guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, name) else { return nil }
-            return unsafeBitCast(symbol, to: Call.self)
-        }
+        static let set = systemFunction("sched_setaffinity", as: Call.self)
+        static let get = systemFunction("sched_getaffinity", as: Call.self)
     }
 }

@@ -190,6 +190,18 @@ public enum CanonicalEncoding {
         d.isNaN ? 0x7FF8_0000_0000_0000 : d.bitPattern
     }
 
+    /// True when the strings are the same UTF-8 bytes (`==` also takes a canonically
+    /// equivalent spelling, whose bytes differ), compared with memcmp as `utf8Less` does.
+    public static func utf8Equal(_ a: String, _ b: String) -> Bool {
+        let fast = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y -> Bool in
+                x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
+        }
+        if let fast, let result = fast { return result }
+        return a.utf8.elementsEqual(b.utf8)
+    }
+
     /// Orders strings by their UTF-8 bytes (not by Swift's Unicode ordering).
     public static func utf8Less(_ a: String, _ b: String) -> Bool {
         // Native strings expose their UTF-8 bytes: compare them with memcmp (the generic

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// An app's own durable values (not replicated) as the app sees them in memory: values, and
 /// values written as their canonical bytes whose decoding waits until they are read.
 ///
@@ -87,21 +81,10 @@ struct LocalKey: Hashable, Comparable, Sendable {
 
     init(_ string: String) { self.string = string }
 
-    /// `body` on the key's UTF-8 in one block (a native string's own storage).
-    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let r = string.utf8.withContiguousStorageIfAvailable(body) { return r }
-        var s = string
-        return s.withUTF8(body)
-    }
-
-    static func == (a: LocalKey, b: LocalKey) -> Bool {
-        a.withBytes { x in b.withBytes { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
-    }
+    static func == (a: LocalKey, b: LocalKey) -> Bool { CanonicalEncoding.utf8Equal(a.string, b.string) }
 
     /// Byte order of the UTF-8 (the store's order of the rows).
-    static func < (a: LocalKey, b: LocalKey) -> Bool {
-        a.withBytes { x in b.withBytes { y in x.lexicographicallyPrecedes(y) } }
-    }
+    static func < (a: LocalKey, b: LocalKey) -> Bool { CanonicalEncoding.utf8Less(a.string, b.string) }
 
     /// The string's own hash: equal bytes are equal strings, so equal keys hash alike, and
     /// `String`'s hashing is quicker than hashing the bytes (two spellings of one string share

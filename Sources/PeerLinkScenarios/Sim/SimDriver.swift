@@ -175,7 +175,7 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
         let n = try net()
         guard !n.isDown(role) else { return .failure(NodeCallError(message: "the \(role) is not running")) }
         let c: NodeCommand
-        if let p = lastParsed, Self.sameBytes(p.line, command) {
+        if let p = lastParsed, CanonicalEncoding.utf8Equal(p.line, command) {
             c = p.command
         } else {
             guard let parsed = NodeCommand(line: command) else { return .failure(NodeCallError(message: L10n.shellUnclosedQuote(command)(n.language(role)))) }
@@ -186,16 +186,6 @@ public final class SimDriver<Pair: AppPair>: SimulationDriver {
         if let r = shellCommand(role, c, n) { return r }  // tz and disconnect: not read-only
         let reply = n.command(role, c)  // parsed once, above
         return reply.isOK ? .success(reply.value) : .failure(NodeCallError(message: reply.text))
-    }
-
-    /// True when the two lines are the same UTF-8 bytes (`==` would also take a canonically
-    /// equivalent spelling, whose words are other bytes).
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        let fast = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in x.count == y.count && x.elementsEqual(y) }
-        }
-        if let fast, let r = fast { return r }
-        return a.utf8.elementsEqual(b.utf8)
     }
 
     /// The process shell's own commands: `clock` (read), `tz ZONE`, `disconnect`.
