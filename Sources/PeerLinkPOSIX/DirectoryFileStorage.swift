@@ -112,10 +112,15 @@ public final class DirectoryFileStorage: FileStorage, @unchecked Sendable {
         guard ftruncate(fd, off_t(sizeBytes)) == 0 else { throw FileStorageError("truncate \(path): \(POSIXError("ftruncate").description)") }
     }
 
-    public func sync(_ path: String) throws {
+    public func syncContent(_ path: String) throws {
         guard syncsToDisk else { return }
         let fd = try descriptor(path, writable: true)
         guard fdatasync(fd) == 0 else { throw FileStorageError("sync \(path): \(POSIXError("fdatasync").description)") }
+    }
+
+    public func sync(_ path: String) throws {
+        guard syncsToDisk else { return }
+        try syncContent(path)
         // `fdatasync` makes the content durable, not the new file's name in its directory
         // (nor a directory made for it): without this, a power loss could lose a received
         // part whose committed length the store already holds.

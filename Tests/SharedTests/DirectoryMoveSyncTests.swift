@@ -98,6 +98,27 @@ import PeerLinkCore
         #expect(unsynced.directorySyncs == 0, "without syncsToDisk nothing is synced")
     }
 
+    /// The clock floor's renewal (`ClockFloor.renew`, through `replaceAll(_:with:through:)`):
+    /// the new floor's content is synced, then moved over the old one, and only the move
+    /// syncs directories: `clock` and the root, once each. The temporary name is never made
+    /// durable on its own (it was, two syncs more at every renewal).
+    @Test func aFloorRenewalSyncsItsDirectoriesOnceThroughItsMove() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let files = try DirectoryFileStorage(root: root, syncsToDisk: true)
+        var floor = ClockFloor.load(files)
+        let first = floor.renew(clock: HLCTimestamp(wallMs: 1_000_000, counter: 0, replica: 1), files: files)
+        #expect(first)
+        #expect(files.directorySyncs == 2, "clock and the root, by the move")
+        #expect(!files.exists(ClockFloor.path + ".new"))
+        #expect(ClockFloor.load(files).floorMs == floor.floorMs)
+        #expect(floor.floorMs == 1_000_000 + ClockFloor.leaseMs)
+        let second = floor.renew(clock: HLCTimestamp(wallMs: 1_000_000 + ClockFloor.leaseMs, counter: 0, replica: 1), files: files)
+        #expect(second)
+        #expect(files.directorySyncs == 4, "each renewal: the move's two")
+        #expect(ClockFloor.load(files).floorMs == 1_000_000 + 2 * ClockFloor.leaseMs)
+    }
+
     @Test func theDirectoryOfAPath() {
         #expect(DirectoryFileStorage.directory(of: "/a/b/c") == "/a/b")
         #expect(DirectoryFileStorage.directory(of: "/c") == "/")

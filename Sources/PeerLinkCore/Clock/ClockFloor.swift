@@ -64,10 +64,9 @@ public struct ClockFloor: Sendable, Equatable {
         w.writeUInt64BE(UInt64(bitPattern: next))
         do {
             // Written beside it, then moved over it: a crash between leaves the old floor. (On
-            // disk with `--sync full`, the move also syncs the directory: see
+            // disk with `--sync full`, the move syncs the directories: see
             // `DirectoryFileStorage.move`.)
-            try files.replaceAll(Self.path + ".new", with: w.bytes)
-            try files.move(from: Self.path + ".new", to: Self.path)
+            try files.replaceAll(Self.path, with: w.bytes, through: Self.path + ".new")
         } catch {
             return false
         }

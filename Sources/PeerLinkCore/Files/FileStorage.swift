@@ -23,8 +23,11 @@ public protocol FileStorage: AnyObject, Sendable {
     func read(_ path: String, offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
     /// Cuts (or creates) the file to `sizeBytes`.
     func truncate(_ path: String, sizeBytes: Int64) throws
-    /// Makes the file's content durable.
+    /// Makes the file's content durable, and its name in its directory.
     func sync(_ path: String) throws
+    /// Makes the file's content durable, not necessarily its name: for a file about to be
+    /// moved, whose move makes the name that matters durable (`replaceAll(_:with:through:)`).
+    func syncContent(_ path: String) throws
     /// Renames, replacing any file at `to`.
     func move(from: String, to: String) throws
     /// Deletes the file; no error when it does not exist.
@@ -47,6 +50,20 @@ extension FileStorage {
         try truncate(path, sizeBytes: 0)
         try write(path, offset: 0, bytes: bytes)
         try sync(path)
+    }
+
+    /// `sync`, unless the storage can make the content durable alone.
+    public func syncContent(_ path: String) throws { try sync(path) }
+
+    /// Replaces the file at `path` with `bytes` through a file at `temporary`: written there,
+    /// its content synced, then moved over `path`. A crash leaves the old file or the new one,
+    /// whole; on disk with syncing, the move makes the new name durable (the temporary name
+    /// never needs to be).
+    public func replaceAll(_ path: String, with bytes: [UInt8], through temporary: String) throws {
+        try truncate(temporary, sizeBytes: 0)
+        try write(temporary, offset: 0, bytes: bytes)
+        try syncContent(temporary)
+        try move(from: temporary, to: path)
     }
 
     /// Reads the whole file.
