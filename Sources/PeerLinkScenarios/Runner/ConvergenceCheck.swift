@@ -15,11 +15,16 @@ import PeerLinkCore
 /// What a damaged store (a corruption or a rollback) lost cannot come back for the
 /// complication payload and the files (the sender does not keep them once delivered): a
 /// difference there is excused when a store was damaged at or after the latest record
-/// involved; anything else (contents that disagree, a record made after the damage) is not.
+/// involved, or, for a file, when the side that lacks its record held it just before a damage
+/// (`FileRecordsBeforeDamage`: the record was made, then lost with the store's tail, while the
+/// receiver's acknowledgement was still on its way to the sender); anything else (contents
+/// that disagree, a record made after the damage) is not.
 public enum ConvergenceCheck {
     /// The parts that differ, one line each; empty when everything agrees.
-    /// `damagedAtMs`: the latest time each node's store was damaged in the run.
-    public static func differences(phone: PlistValue, watch: PlistValue, damagedAtMs: [DeviceRole: EpochMs] = [:]) -> [String] {
+    /// `damagedAtMs`: the latest time each node's store was damaged in the run;
+    /// `heldBeforeDamage`: the file records each node's store held just before its damages.
+    public static func differences(phone: PlistValue, watch: PlistValue, damagedAtMs: [DeviceRole: EpochMs] = [:],
+                                   heldBeforeDamage: FileRecordsBeforeDamage = FileRecordsBeforeDamage()) -> [String] {
         var out: [String] = []
         let lastDamage = damagedAtMs.values.max()
         func excused(_ times: [EpochMs?]) -> Bool {
@@ -45,7 +50,7 @@ public enum ConvergenceCheck {
         }
         for (from, to) in [(DeviceRole.watch, DeviceRole.phone), (.phone, .watch)] {
             let (f, t) = from == .phone ? (phone, watch) : (watch, phone)
-            out += fileDifferences(from: from, to: to, sender: f, receiver: t, excused: { excused($0) })
+            out += fileDifferences(from: from, to: to, sender: f, receiver: t, excused: { excused($0) }, heldBeforeDamage: heldBeforeDamage)
         }
         for (role, s) in [(DeviceRole.phone, phone), (.watch, watch)] {
             let items = outstandingItems(s)
@@ -67,7 +72,8 @@ public enum ConvergenceCheck {
     }
 
     static func fileDifferences(from: DeviceRole, to: DeviceRole, sender: PlistValue, receiver: PlistValue,
-                                excused: ([EpochMs?]) -> Bool) -> [String] {
+                                excused: ([EpochMs?]) -> Bool,
+                                heldBeforeDamage: FileRecordsBeforeDamage = FileRecordsBeforeDamage()) -> [String] {
         // Only files exchanged between the two stores that exist now.
         let senderInc = sender["incarnation"], receiverInc = receiver["incarnation"]
         func byNumber(_ list: PlistValue?, peer: PlistValue?) -> [Int64: PlistValue] {
@@ -92,6 +98,10 @@ public enum ConvergenceCheck {
                 }
             } else if s == nil, forgotten.contains(where: { $0.contains(n) }) {
                 continue
+            } else if r == nil, let peer = senderInc?.stringValue, heldBeforeDamage.held(by: to, .received, peer: peer, number: n) {
+                continue  // the receiver recorded it, and lost the record with its store's tail
+            } else if s == nil, let peer = receiverInc?.stringValue, heldBeforeDamage.held(by: from, .sent, peer: peer, number: n) {
+                continue  // the sender recorded its delivery, and lost the record likewise
             } else if !excused([s?["atMs"]?.intValue, r?["atMs"]?.intValue]) {
                 out.append(s != nil ? "file \(n) (\(fileText(s!))): delivered by the \(from), not among the \(to)'s received files"
                                     : "file \(n) (\(fileText(r!))): received by the \(to), not among the \(from)'s delivered files")
@@ -112,5 +122,45 @@ public enum ConvergenceCheck {
 
     static func fileText(_ f: PlistValue) -> String {
         "\(f["name"]?.stringValue ?? "?"), \(f["bytes"]?.intValue ?? 0) B, SHA-256 \(f["sha256"]?.stringValue?.prefix(12) ?? "?")…"
+    }
+}
+
+/// The file records (`filesSent`, `filesReceived` of `query sync-state`) each node's store held
+/// just before each of its damages, as the scenario runner asked the node before damaging it.
+///
+/// A rollback loses a store's last commits, and with them a file's record made moments before:
+/// the receiver records a file and acknowledges it in one event, and when the acknowledgement
+/// is still on a slow link as the receiver's store goes back, the sender records its delivery
+/// after the damage (seeds 1100324 of `complication-60-pushes` with the fitness workload and
+/// 900465 of `phone-elapsed-matches-saved-workout`: latency above 600 ms, then `rollback
+/// phone`). The damage time alone cannot excuse that difference (the sender's record is newer);
+/// this record of what was held can, and only for the very record that was lost.
+public struct FileRecordsBeforeDamage: Sendable {
+    public enum Direction: Sendable, Hashable { case sent, received }
+
+    struct Key: Hashable, Sendable {
+        var role: DeviceRole
+        var direction: Direction
+        var peer: String
+        var number: Int64
+    }
+
+    var keys: Set<Key> = []
+
+    public init() {}
+
+    /// Adds what `role`'s `sync-state` answer lists, taken just before its store is damaged.
+    public mutating func note(_ role: DeviceRole, syncState s: PlistValue) {
+        for (direction, field) in [(Direction.sent, "filesSent"), (.received, "filesReceived")] {
+            for f in s[field]?.arrayValue ?? [] {
+                guard let peer = f["peer"]?.stringValue, let n = f["number"]?.intValue else { continue }
+                keys.insert(Key(role: role, direction: direction, peer: peer, number: n))
+            }
+        }
+    }
+
+    /// True when `role`'s store held this record before one of its damages.
+    public func held(by role: DeviceRole, _ direction: Direction, peer: String, number: Int64) -> Bool {
+        keys.contains(Key(role: role, direction: direction, peer: peer, number: number))
     }
 }

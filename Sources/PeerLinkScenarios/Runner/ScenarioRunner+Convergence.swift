@@ -17,7 +17,15 @@ extension ScenarioRunner {
     func syncStateDifferences() throws -> [String] {
         guard case .success(let p) = try driver.call(.phone, "query sync-state") else { return ["the phone did not report its sync state"] }
         guard case .success(let w) = try driver.call(.watch, "query sync-state") else { return ["the watch did not report its sync state"] }
-        return ConvergenceCheck.differences(phone: p, watch: w, damagedAtMs: damagedAtMs)
+        return ConvergenceCheck.differences(phone: p, watch: w, damagedAtMs: damagedAtMs, heldBeforeDamage: filesBeforeDamage)
+    }
+
+    /// Notes the file records `role`'s store holds, before a damage (a node that is down
+    /// cannot be asked: its records then go unnoted, and only the damage's time excuses).
+    /// `query sync-state` only reads: the run and its trace are the same with it.
+    func noteFilesBeforeDamage(_ role: DeviceRole) throws {
+        guard driver.isRunning(role), case .success(let s) = try driver.call(role, "query sync-state") else { return }
+        filesBeforeDamage.note(role, syncState: s)
     }
 
     /// Waits (in virtual time, up to `convergeWithinMs`) until both nodes are connected and
