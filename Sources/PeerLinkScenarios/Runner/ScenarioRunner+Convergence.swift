@@ -20,11 +20,12 @@ extension ScenarioRunner {
         return ConvergenceCheck.differences(phone: p, watch: w, damagedAtMs: damagedAtMs, heldBeforeDamage: filesBeforeDamage)
     }
 
-    /// Notes the file records `role`'s store holds, before a damage (a node that is down
-    /// cannot be asked: its records then go unnoted, and only the damage's time excuses).
-    /// `query sync-state` only reads: the run and its trace are the same with it.
-    func noteFilesBeforeDamage(_ role: DeviceRole) throws {
-        guard driver.isRunning(role), case .success(let s) = try driver.call(role, "query sync-state") else { return }
+    /// Notes the file records `role`'s store holds, before a damage (a node that is down, or
+    /// does not answer, cannot be asked: its records then go unnoted, and only the damage's
+    /// time excuses; the damage goes ahead either way). `query sync-state` only reads: the run
+    /// and its trace are the same with it.
+    func noteFilesBeforeDamage(_ role: DeviceRole) {
+        guard driver.isRunning(role), case .success(let s)? = try? driver.call(role, "query sync-state") else { return }
         filesBeforeDamage.note(role, syncState: s)
     }
 

@@ -93,7 +93,7 @@ extension ScenarioRunner {
             return [CheckOutcome(location: step.location, description: "stranger connects", passed: sawOnlyHandshake,
                                  detail: sawOnlyHandshake ? "refused; it saw only \(kinds.isEmpty ? "nothing" : kinds.joined(separator: ", "))" : "it saw \(kinds.joined(separator: ", "))")]
         case .rollbackStore(let role):
-            try noteFilesBeforeDamage(role)
+            noteFilesBeforeDamage(role)
             try driver.kill(role)
             seed &+= 0x9E37
             let dropped = try driver.rollBackStore(role, seed: seed)
@@ -107,7 +107,7 @@ extension ScenarioRunner {
             try damageArmedPartialFiles()
             return []
         case .corruptStore(let role):
-            try noteFilesBeforeDamage(role)
+            noteFilesBeforeDamage(role)
             try driver.kill(role)
             seed &+= 0x9E37
             try driver.corruptStore(role, seed: seed)
