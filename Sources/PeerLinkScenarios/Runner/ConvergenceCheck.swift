@@ -15,16 +15,16 @@ import PeerLinkCore
 /// What a damaged store (a corruption or a rollback) lost cannot come back for the
 /// complication payload and the files (the sender does not keep them once delivered): a
 /// difference there is excused when a store was damaged at or after the latest record
-/// involved, or, for a file, when the side that lacks its record held it just before a damage
-/// (`FileRecordsBeforeDamage`: the record was made, then lost with the store's tail, while the
-/// receiver's acknowledgement was still on its way to the sender); anything else (contents
-/// that disagree, a record made after the damage) is not.
+/// involved, or, for a file the receiver does not list, when a damage of the receiver's store
+/// took that very record (`FileRecordsLostToDamage`: recorded, then lost with the store's tail
+/// while the acknowledgement was still on its way to the sender); anything else (contents that
+/// disagree, a record made after the damage, one that survived it) is not.
 public enum ConvergenceCheck {
     /// The parts that differ, one line each; empty when everything agrees.
     /// `damagedAtMs`: the latest time each node's store was damaged in the run;
-    /// `heldBeforeDamage`: the file records each node's store held just before its damages.
+    /// `lostToDamage`: the file records each node's damages took.
     public static func differences(phone: PlistValue, watch: PlistValue, damagedAtMs: [DeviceRole: EpochMs] = [:],
-                                   heldBeforeDamage: FileRecordsBeforeDamage = FileRecordsBeforeDamage()) -> [String] {
+                                   lostToDamage: FileRecordsLostToDamage = FileRecordsLostToDamage()) -> [String] {
         var out: [String] = []
         let lastDamage = damagedAtMs.values.max()
         func excused(_ times: [EpochMs?]) -> Bool {
@@ -50,7 +50,7 @@ public enum ConvergenceCheck {
         }
         for (from, to) in [(DeviceRole.watch, DeviceRole.phone), (.phone, .watch)] {
             let (f, t) = from == .phone ? (phone, watch) : (watch, phone)
-            out += fileDifferences(from: from, to: to, sender: f, receiver: t, excused: { excused($0) }, heldBeforeDamage: heldBeforeDamage)
+            out += fileDifferences(from: from, to: to, sender: f, receiver: t, excused: { excused($0) }, lostToDamage: lostToDamage)
         }
         for (role, s) in [(DeviceRole.phone, phone), (.watch, watch)] {
             let items = outstandingItems(s)
@@ -73,7 +73,7 @@ public enum ConvergenceCheck {
 
     static func fileDifferences(from: DeviceRole, to: DeviceRole, sender: PlistValue, receiver: PlistValue,
                                 excused: ([EpochMs?]) -> Bool,
-                                heldBeforeDamage: FileRecordsBeforeDamage = FileRecordsBeforeDamage()) -> [String] {
+                                lostToDamage: FileRecordsLostToDamage = FileRecordsLostToDamage()) -> [String] {
         // Only files exchanged between the two stores that exist now.
         let senderInc = sender["incarnation"], receiverInc = receiver["incarnation"]
         func byNumber(_ list: PlistValue?, peer: PlistValue?) -> [Int64: PlistValue] {
@@ -98,10 +98,8 @@ public enum ConvergenceCheck {
                 }
             } else if s == nil, forgotten.contains(where: { $0.contains(n) }) {
                 continue
-            } else if r == nil, let peer = senderInc?.stringValue, heldBeforeDamage.held(by: to, .received, peer: peer, number: n) {
-                continue  // the receiver recorded it, and lost the record with its store's tail
-            } else if s == nil, let peer = receiverInc?.stringValue, heldBeforeDamage.held(by: from, .sent, peer: peer, number: n) {
-                continue  // the sender recorded its delivery, and lost the record likewise
+            } else if r == nil, let peer = senderInc?.stringValue, lostToDamage.lost(by: to, .received, peer: peer, number: n) {
+                continue  // the receiver recorded it, and a damage took the record (its acknowledgement may have reached the sender later)
             } else if !excused([s?["atMs"]?.intValue, r?["atMs"]?.intValue]) {
                 out.append(s != nil ? "file \(n) (\(fileText(s!))): delivered by the \(from), not among the \(to)'s received files"
                                     : "file \(n) (\(fileText(r!))): received by the \(to), not among the \(from)'s delivered files")
@@ -125,8 +123,9 @@ public enum ConvergenceCheck {
     }
 }
 
-/// The file records (`filesSent`, `filesReceived` of `query sync-state`) each node's store held
-/// just before each of its damages, as the scenario runner asked the node before damaging it.
+/// The file records (`filesSent`, `filesReceived` of `query sync-state`) each node's store lost
+/// to its damages: held just before a damage, gone just after it, as the scenario runner asked
+/// the node on both sides of the damage.
 ///
 /// A rollback loses a store's last commits, and with them a file's record made moments before:
 /// the receiver records a file and acknowledges it in one event, and when the acknowledgement
@@ -134,8 +133,9 @@ public enum ConvergenceCheck {
 /// after the damage (seeds 1100324 of `complication-60-pushes` with the fitness workload and
 /// 900465 of `phone-elapsed-matches-saved-workout`: latency above 600 ms, then `rollback
 /// phone`). The damage time alone cannot excuse that difference (the sender's record is newer);
-/// this record of what was held can, and only for the very record that was lost.
-public struct FileRecordsBeforeDamage: Sendable {
+/// this record of what the damage took can, and only for the records it took: one that
+/// survived the damage and went missing later is still named.
+public struct FileRecordsLostToDamage: Sendable {
     public enum Direction: Sendable, Hashable { case sent, received }
 
     struct Key: Hashable, Sendable {
@@ -149,18 +149,25 @@ public struct FileRecordsBeforeDamage: Sendable {
 
     public init() {}
 
-    /// Adds what `role`'s `sync-state` answer lists, taken just before its store is damaged.
-    public mutating func note(_ role: DeviceRole, syncState s: PlistValue) {
+    /// Adds the records `role`'s `sync-state` listed just before its store was damaged
+    /// (`before`) and no longer lists just after (`after`).
+    public mutating func note(_ role: DeviceRole, before: PlistValue, after: PlistValue) {
+        keys.formUnion(Self.keys(role, before).subtracting(Self.keys(role, after)))
+    }
+
+    static func keys(_ role: DeviceRole, _ s: PlistValue) -> Set<Key> {
+        var out: Set<Key> = []
         for (direction, field) in [(Direction.sent, "filesSent"), (.received, "filesReceived")] {
             for f in s[field]?.arrayValue ?? [] {
                 guard let peer = f["peer"]?.stringValue, let n = f["number"]?.intValue else { continue }
-                keys.insert(Key(role: role, direction: direction, peer: peer, number: n))
+                out.insert(Key(role: role, direction: direction, peer: peer, number: n))
             }
         }
+        return out
     }
 
-    /// True when `role`'s store held this record before one of its damages.
-    public func held(by role: DeviceRole, _ direction: Direction, peer: String, number: Int64) -> Bool {
+    /// True when one of `role`'s damages took this record.
+    public func lost(by role: DeviceRole, _ direction: Direction, peer: String, number: Int64) -> Bool {
         keys.contains(Key(role: role, direction: direction, peer: peer, number: number))
     }
 }

@@ -17,16 +17,22 @@ extension ScenarioRunner {
     func syncStateDifferences() throws -> [String] {
         guard case .success(let p) = try driver.call(.phone, "query sync-state") else { return ["the phone did not report its sync state"] }
         guard case .success(let w) = try driver.call(.watch, "query sync-state") else { return ["the watch did not report its sync state"] }
-        return ConvergenceCheck.differences(phone: p, watch: w, damagedAtMs: damagedAtMs, heldBeforeDamage: filesBeforeDamage)
+        return ConvergenceCheck.differences(phone: p, watch: w, damagedAtMs: damagedAtMs, lostToDamage: filesLostToDamage)
     }
 
-    /// Notes the file records `role`'s store holds, before a damage (a node that is down, or
-    /// does not answer, cannot be asked: its records then go unnoted, and only the damage's
-    /// time excuses; the damage goes ahead either way). `query sync-state` only reads: the run
+    /// `role`'s `sync-state`, or nil when it is down or does not answer. Only reads: the run
     /// and its trace are the same with it.
-    func noteFilesBeforeDamage(_ role: DeviceRole) {
-        guard driver.isRunning(role), case .success(let s)? = try? driver.call(role, "query sync-state") else { return }
-        filesBeforeDamage.note(role, syncState: s)
+    func syncStateIfRunning(_ role: DeviceRole) -> PlistValue? {
+        guard driver.isRunning(role), case .success(let s)? = try? driver.call(role, "query sync-state") else { return nil }
+        return s
+    }
+
+    /// Notes the file records `role`'s store held before a damage (`before`, asked just
+    /// before it) and no longer holds after its restart. Either answer missing: nothing is
+    /// noted, and only the damage's time excuses.
+    func noteFilesLost(_ role: DeviceRole, before: PlistValue?) {
+        guard let before, let after = syncStateIfRunning(role) else { return }
+        filesLostToDamage.note(role, before: before, after: after)
     }
 
     /// Waits (in virtual time, up to `convergeWithinMs`) until both nodes are connected and

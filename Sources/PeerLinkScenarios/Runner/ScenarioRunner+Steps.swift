@@ -93,13 +93,14 @@ extension ScenarioRunner {
             return [CheckOutcome(location: step.location, description: "stranger connects", passed: sawOnlyHandshake,
                                  detail: sawOnlyHandshake ? "refused; it saw only \(kinds.isEmpty ? "nothing" : kinds.joined(separator: ", "))" : "it saw \(kinds.joined(separator: ", "))")]
         case .rollbackStore(let role):
-            noteFilesBeforeDamage(role)
+            let records = syncStateIfRunning(role)
             try driver.kill(role)
             seed &+= 0x9E37
             let dropped = try driver.rollBackStore(role, seed: seed)
             damagedAtMs[role] = nowMs
             workload?.storeDamaged(role, atMs: nowMs, rollback: true)
             try restartOnItsClock(role)
+            noteFilesLost(role, before: records)
             note("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
             return []
         case .damagePartialFile(let role):
@@ -107,13 +108,14 @@ extension ScenarioRunner {
             try damageArmedPartialFiles()
             return []
         case .corruptStore(let role):
-            noteFilesBeforeDamage(role)
+            let records = syncStateIfRunning(role)
             try driver.kill(role)
             seed &+= 0x9E37
             try driver.corruptStore(role, seed: seed)
             damagedAtMs[role] = nowMs
             workload?.storeDamaged(role, atMs: nowMs)
             try restartOnItsClock(role)
+            noteFilesLost(role, before: records)
             note("\(nowMs) corrupt store of \(role), restart")
             return []
         }

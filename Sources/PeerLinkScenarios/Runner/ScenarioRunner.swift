@@ -23,8 +23,8 @@ public final class ScenarioRunner {
     /// When each node's store was last damaged (corrupt, rollback): what it lost then may not
     /// come back (see `ConvergenceCheck`).
     @exclusivity(unchecked) var damagedAtMs: [DeviceRole: EpochMs] = [:]
-    /// The file records each node's store held just before its damages (see `ConvergenceCheck`).
-    @exclusivity(unchecked) var filesBeforeDamage = FileRecordsBeforeDamage()
+    /// The file records each node's damages took (see `ConvergenceCheck`).
+    @exclusivity(unchecked) var filesLostToDamage = FileRecordsLostToDamage()
     /// Nodes whose partial incoming file is to be damaged as soon as they hold one with
     /// committed content (`damage-partial-file`).
     @exclusivity(unchecked) var armedFileDamage: Set<DeviceRole> = []
