@@ -5,7 +5,6 @@ import Musl
 #endif
 import PeerLinkCore
 
-/// A failed system call: its name and errno, with the system's text.
 /// The C function `name` of this process (glibc's own, or a library's), as `type`; nil when it
 /// is missing. For functions the Glibc module does not export (GNU extensions, `malloc.h`).
 public func systemFunction<F>(_ name: String, as type: F.Type) -> F? {
@@ -13,6 +12,7 @@ public func systemFunction<F>(_ name: String, as type: F.Type) -> F? {
     return unsafeBitCast(symbol, to: type)
 }
 
+/// A failed system call: its name and errno, with the system's text.
 public struct POSIXError: Error, CustomStringConvertible, Sendable {
     public var call: String
     public var errno: Int32

@@ -98,7 +98,7 @@ public enum ConvergenceCheck {
                 }
             } else if s == nil, forgotten.contains(where: { $0.contains(n) }) {
                 continue
-            } else if r == nil, let peer = senderInc?.stringValue, lostToDamage.lost(by: to, .received, peer: peer, number: n) {
+            } else if r == nil, let peer = senderInc?.stringValue, lostToDamage.tookReceipt(by: to, peer: peer, number: n) {
                 continue  // the receiver recorded it, and a damage took the record (its acknowledgement may have reached the sender later)
             } else if !excused([s?["atMs"]?.intValue, r?["atMs"]?.intValue]) {
                 out.append(s != nil ? "file \(n) (\(fileText(s!))): delivered by the \(from), not among the \(to)'s received files"
@@ -123,8 +123,8 @@ public enum ConvergenceCheck {
     }
 }
 
-/// The file records (`filesSent`, `filesReceived` of `query sync-state`) each node's store lost
-/// to its damages: held just before a damage, gone just after it, as the scenario runner asked
+/// The received-file records (`filesReceived` of `query sync-state`) each node's store lost to
+/// its damages: held just before a damage, gone just after it, as the scenario runner asked
 /// the node on both sides of the damage.
 ///
 /// A rollback loses a store's last commits, and with them a file's record made moments before:
@@ -134,13 +134,12 @@ public enum ConvergenceCheck {
 /// 900465 of `phone-elapsed-matches-saved-workout`: latency above 600 ms, then `rollback
 /// phone`). The damage time alone cannot excuse that difference (the sender's record is newer);
 /// this record of what the damage took can, and only for the records it took: one that
-/// survived the damage and went missing later is still named.
+/// survived the damage and went missing later is still named. (A sender's lost delivery record
+/// needs no such note: the receiver's record is older than it, which is older than the
+/// damage, and the time rule excuses it.)
 public struct FileRecordsLostToDamage: Sendable {
-    public enum Direction: Sendable, Hashable { case sent, received }
-
     struct Key: Hashable, Sendable {
-        var role: DeviceRole
-        var direction: Direction
+        var receiver: DeviceRole
         var peer: String
         var number: Int64
     }
@@ -149,25 +148,21 @@ public struct FileRecordsLostToDamage: Sendable {
 
     public init() {}
 
-    /// Adds the records `role`'s `sync-state` listed just before its store was damaged
+    /// Adds the received files `role`'s `sync-state` listed just before its store was damaged
     /// (`before`) and no longer lists just after (`after`).
     public mutating func note(_ role: DeviceRole, before: PlistValue, after: PlistValue) {
         keys.formUnion(Self.keys(role, before).subtracting(Self.keys(role, after)))
     }
 
     static func keys(_ role: DeviceRole, _ s: PlistValue) -> Set<Key> {
-        var out: Set<Key> = []
-        for (direction, field) in [(Direction.sent, "filesSent"), (.received, "filesReceived")] {
-            for f in s[field]?.arrayValue ?? [] {
-                guard let peer = f["peer"]?.stringValue, let n = f["number"]?.intValue else { continue }
-                out.insert(Key(role: role, direction: direction, peer: peer, number: n))
-            }
-        }
-        return out
+        Set((s["filesReceived"]?.arrayValue ?? []).compactMap { f in
+            guard let peer = f["peer"]?.stringValue, let n = f["number"]?.intValue else { return nil }
+            return Key(receiver: role, peer: peer, number: n)
+        })
     }
 
-    /// True when one of `role`'s damages took this record.
-    public func lost(by role: DeviceRole, _ direction: Direction, peer: String, number: Int64) -> Bool {
-        keys.contains(Key(role: role, direction: direction, peer: peer, number: number))
+    /// True when one of `receiver`'s damages took its record of file `number` from store `peer`.
+    public func tookReceipt(by receiver: DeviceRole, peer: String, number: Int64) -> Bool {
+        keys.contains(Key(receiver: receiver, peer: peer, number: number))
     }
 }

@@ -2,8 +2,8 @@ import PeerLinkCore
 import SVGKit
 
 /// `sync-sim sweep … --html PATH`: where the outcome came from (`provenance`: the build's
-/// commit and version, and for a merge its shards and seeds), the seeds run, passed and failed per fault class, each
-/// failing seed with its problems, its schedule, the shrunk schedule and the commands that
+/// commit and version, and for a merge its shards and seeds), the seeds run, passed and
+/// failed per fault class, each failing seed with its problems, its schedule, the shrunk schedule and the commands that
 /// replay it, and — for the first failing seeds — the failing run recorded again (same seed,
 /// same schedule: a seed replays exactly) with its space-time diagram and screens.
 public enum SweepHTMLReport {
