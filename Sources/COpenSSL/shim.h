@@ -84,4 +84,48 @@ static inline int peerlink_hkdf_sha256(const unsigned char *salt, size_t saltlen
     return ok;
 }
 
+/* AES-GCM with Noise's counter nonces (4 zero bytes, then the 64-bit counter big-endian) through
+   the provider's own nonce generation, which lays out its 12-byte IV the same way (a fixed
+   field, then an 8-byte invocation field that it counts up big-endian): OpenSSL 3.0 asks the
+   provider for the IV's length at every EVP_*Init_ex that passes an IV, and answers a tag's
+   get or set through a separate parameter call; these helpers give the provider the counter
+   and the tag in one parameter call each. Documented controls and parameters of the EVP
+   interface only (EVP_CTRL_GCM_SET_IV_FIXED with -1, EVP_CTRL_GCM_IV_GEN,
+   OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN / _SET_IV_INV); no cipher code of PeerLink's own. */
+
+/* Sets the whole 12-byte IV and makes the provider start GCM with it; `counter` receives the
+   8 bytes it started with (the caller checks them). The provider keeps the counter plus one
+   for the next generation. 1 on success. */
+static inline int peerlink_gcm_start(EVP_CIPHER_CTX *c, const unsigned char *iv, unsigned char *counter) {
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_FIXED, -1, (void *)iv) == 1
+        && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_IV_GEN, 8, counter) == 1;
+}
+
+/* After EVP_EncryptFinal_ex: the 16-byte tag into `tag` and, in the same call, GCM started
+   again with the next counter, whose 8 bytes go to `next` (the caller checks them). */
+static inline int peerlink_gcm_tag_and_next(EVP_CIPHER_CTX *c, unsigned char *tag, unsigned char *next) {
+    OSSL_PARAM p[3];
+    p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, 16);
+    p[1] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, next, 8);
+    p[2] = OSSL_PARAM_construct_end();
+    return EVP_CIPHER_CTX_get_params(c, p) == 1;
+}
+
+/* An opening context: the IV's fixed field (4 zero bytes) set once, so that each record then
+   needs only its counter (peerlink_gcm_expect). */
+static inline int peerlink_gcm_open_fixed(EVP_CIPHER_CTX *c) {
+    unsigned char zero[12] = {0};
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_FIXED, -1, zero) == 1;
+}
+
+/* Before opening a record: the tag it carries (16 bytes) and its counter (8 bytes,
+   big-endian), in one call; GCM is started with the nonce. */
+static inline int peerlink_gcm_expect(EVP_CIPHER_CTX *c, const unsigned char *tag, const unsigned char *counter) {
+    OSSL_PARAM p[3];
+    p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, (void *)tag, 16);
+    p[1] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, (void *)counter, 8);
+    p[2] = OSSL_PARAM_construct_end();
+    return EVP_CIPHER_CTX_set_params(c, p) == 1;
+}
+
 #endif

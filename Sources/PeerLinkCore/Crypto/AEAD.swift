@@ -26,6 +26,28 @@ public enum AEADCipher: String, Sendable, CaseIterable {
         return c
     }
 
+    /// Whether AES-GCM sealed and opened through the provider's counter gives exactly the
+    /// records of the plain path (`EVP_*Init_ex` with the whole nonce at every record), for
+    /// nonces in order, out of order, and with a failed open between them. Checked once per
+    /// process with a fixed key; false (the plain path everywhere) if anything differs, so a
+    /// provider that counts otherwise costs speed, never a wrong record.
+    static let providerCountsLikeNoise: Bool = {
+        let key = (0..<keyBytes).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let counted = AEADKey(.aesGCM, key: key, encrypting: true, counted: true)
+        let plain = AEADKey(.aesGCM, key: key, encrypting: true, counted: false)
+        let opening = AEADKey(.aesGCM, key: key, encrypting: false, counted: true)
+        for (i, nonce) in [0, 1, 2, 9, 3, 4, 1 << 40, (1 << 40) + 1, 0xFFFF_FFFF, 0x1_0000_0000].enumerated() {
+            let plaintext = (0..<(i * 7 % 40)).map { UInt8(truncatingIfNeeded: $0 &+ i) }
+            let ad: [UInt8] = i % 2 == 0 ? [] : [UInt8(i), 1, 2]
+            let record = counted.seal(nonce: UInt64(nonce), ad: ad, plaintext)
+            guard record == plain.seal(nonce: UInt64(nonce), ad: ad, plaintext),
+                  opening.open(nonce: UInt64(nonce) &+ 1, ad: ad, record) == nil,
+                  opening.open(nonce: UInt64(nonce), ad: ad, record) == plaintext
+            else { return false }
+        }
+        return true
+    }()
+
     /// Writes the 12-byte nonce for counter `n` at `iv`.
     func writeNonce(_ n: UInt64, to iv: UnsafeMutablePointer<UInt8>) {
         for i in 0..<4 { iv[i] = 0 }
@@ -48,19 +70,38 @@ public final class AEADKey: @unchecked Sendable {
     public let bytes: [UInt8]
     private let ctx: OpaquePointer
     private let encrypting: Bool
+    /// AES-GCM through the provider's counter (`peerlink_gcm_*` in the shim): the nonce is
+    /// handed over as a counter in one parameter call, and a sealing key leaves GCM started
+    /// for the next counter when it reads a record's tag. False for ChaChaPoly, and for
+    /// AES-GCM when the provider's counter does not give what the plain path gives
+    /// (`AEADCipher.providerCountsLikeNoise`).
+    private let counted: Bool
+    /// A counted sealing key's next nonce, with which GCM is already started (nil: none).
+    private var started: UInt64?
 
     /// A key for sealing (`encrypting`) or for opening.
-    public init(_ cipher: AEADCipher, key: [UInt8], encrypting: Bool) {
+    public convenience init(_ cipher: AEADCipher, key: [UInt8], encrypting: Bool) {
+        self.init(cipher, key: key, encrypting: encrypting, counted: cipher == .aesGCM && AEADCipher.providerCountsLikeNoise)
+    }
+
+    /// A key that hands AES-GCM its nonces through the provider's counter (`counted`) or
+    /// through `EVP_*Init_ex` at every record (the plain path): both give the same records.
+    init(_ cipher: AEADCipher, key: [UInt8], encrypting: Bool, counted: Bool) {
         precondition(key.count == AEADCipher.keyBytes, "an AEAD key is \(AEADCipher.keyBytes) bytes")
+        precondition(!counted || cipher == .aesGCM, "only AES-GCM has the provider's counter")
         guard let c = EVP_CIPHER_CTX_new() else { fatalError("EVP_CIPHER_CTX_new failed: out of memory") }
         let ok = key.withUnsafeBufferPointer { k in
             encrypting ? EVP_EncryptInit_ex(c, cipher.evp, nil, k.baseAddress, nil) : EVP_DecryptInit_ex(c, cipher.evp, nil, k.baseAddress, nil)
         }
         guard ok == 1 else { fatalError("EVP cipher init (\(cipher)) failed") }
+        if counted && !encrypting {
+            guard peerlink_gcm_open_fixed(c) == 1 else { fatalError("EVP_CTRL_GCM_SET_IV_FIXED failed") }
+        }
         self.cipher = cipher
         self.bytes = key
         self.ctx = c
         self.encrypting = encrypting
+        self.counted = counted
     }
 
     deinit { EVP_CIPHER_CTX_free(ctx) }
@@ -86,11 +127,7 @@ public final class AEADKey: @unchecked Sendable {
     private func seal(nonce: UInt64, ad: UnsafeRawBufferPointer, plaintext: UnsafeRawBufferPointer, trailer: UInt8?, into o: UnsafeMutablePointer<UInt8>) {
         precondition(encrypting, "seal with an opening key")
         var len: Int32 = 0
-        let ok = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 13) { tmp in
-            cipher.writeNonce(nonce, to: tmp.baseAddress!)
-            return EVP_EncryptInit_ex(ctx, nil, nil, nil, tmp.baseAddress)
-        }
-        guard ok == 1 else { fatalError("EVP_EncryptInit_ex failed") }
+        if !counted || started != nonce { startSealing(nonce) }
         if ad.count > 0 {
             guard EVP_EncryptUpdate(ctx, nil, &len, ad.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(ad.count)) == 1 else { fatalError("EVP_EncryptUpdate(ad) failed") }
         }
@@ -110,7 +147,34 @@ public final class AEADKey: @unchecked Sendable {
         guard EVP_EncryptFinal_ex(ctx, o + written, &len) == 1 else { fatalError("EVP_EncryptFinal_ex failed") }
         written += Int(len)
         precondition(written == plaintext.count + (trailer == nil ? 0 : 1), "AEAD ciphertext length")
-        guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, Int32(AEADCipher.tagBytes), o + written) == 1 else { fatalError("EVP_CTRL_AEAD_GET_TAG failed") }
+        guard counted else {
+            guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, Int32(AEADCipher.tagBytes), o + written) == 1 else { fatalError("EVP_CTRL_AEAD_GET_TAG failed") }
+            return
+        }
+        // The tag, and GCM started for the next nonce in the same call; if the provider did
+        // not start it with that nonce, the next record starts afresh.
+        var next: UInt64 = ~(nonce &+ 1)
+        guard peerlink_gcm_tag_and_next(ctx, o + written, &next) == 1 else { fatalError("AES-GCM tag failed") }
+        started = UInt64(bigEndian: next) == nonce &+ 1 ? nonce &+ 1 : nil
+    }
+
+    /// Starts the cipher for the record with counter `nonce`: through the provider's counter
+    /// when counted (checking that it started with `nonce`), else with `EVP_EncryptInit_ex`.
+    private func startSealing(_ nonce: UInt64) {
+        started = nil
+        let ok = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { tmp -> Bool in
+            let iv = tmp.baseAddress!
+            cipher.writeNonce(nonce, to: iv)
+            if counted {
+                var first: UInt64 = ~nonce
+                if peerlink_gcm_start(ctx, iv, &first) == 1, UInt64(bigEndian: first) == nonce { return true }
+                ERR_clear_error()
+            }
+            // The plain path also when the provider's counter did not start with `nonce`:
+            // this sets the whole IV again, so the record is sealed under the right nonce.
+            return EVP_EncryptInit_ex(ctx, nil, nil, nil, iv) == 1
+        }
+        guard ok else { fatalError("EVP_EncryptInit_ex failed") }
     }
 
     /// Decrypts `ciphertext` (ciphertext then 16-byte tag) into `out` (`ciphertext.count - 16`
@@ -125,10 +189,16 @@ public final class AEADKey: @unchecked Sendable {
         // for the final call's (empty) output when there is no plaintext.
         let ok = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { tmp -> Bool in
             let iv = tmp.baseAddress!, tag = iv + 12, spare = iv + 28
-            cipher.writeNonce(nonce, to: iv)
+            if !counted { cipher.writeNonce(nonce, to: iv) }
             tag.update(from: c + (ciphertext.count - AEADCipher.tagBytes), count: AEADCipher.tagBytes)
             var len: Int32 = 0
-            guard EVP_DecryptInit_ex(ctx, nil, nil, nil, iv) == 1 else { return false }
+            if counted {
+                // The tag and the counter in one call (the fixed field was set once).
+                var counter = nonce.bigEndian
+                guard peerlink_gcm_expect(ctx, tag, &counter) == 1 else { return false }
+            } else {
+                guard EVP_DecryptInit_ex(ctx, nil, nil, nil, iv) == 1 else { return false }
+            }
             if ad.count > 0 {
                 guard EVP_DecryptUpdate(ctx, nil, &len, ad.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(ad.count)) == 1 else { return false }
             }
@@ -138,7 +208,9 @@ public final class AEADKey: @unchecked Sendable {
                 guard EVP_DecryptUpdate(ctx, o, &len, c, Int32(out.count)) == 1 else { return false }
                 end = o + Int(len)
             }
-            guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, Int32(AEADCipher.tagBytes), tag) == 1 else { return false }
+            if !counted {
+                guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, Int32(AEADCipher.tagBytes), tag) == 1 else { return false }
+            }
             return EVP_DecryptFinal_ex(ctx, end, &len) == 1
         }
         if !ok { ERR_clear_error() }
