@@ -72,7 +72,7 @@ public final class NodeProcess<App: NodeApp> {
     /// What the person at the prompt was last told about the peer (see NodeProcess+Presence).
     @exclusivity(unchecked) var presence = PeerPresence.starting
 
-    @exclusivity(unchecked) var connections: [ConnectionID: NodeConnection] = [:]
+    @exclusivity(unchecked) var connections = ConnectionMap<NodeConnection>()
     @exclusivity(unchecked) var nextConnectionID: ConnectionID = 1
     @exclusivity(unchecked) var listener: Int32 = -1
     @exclusivity(unchecked) var connecting: (fd: Int32, id: ConnectionID)?

@@ -18,7 +18,7 @@ public final class NodeEngine<App: NodeApp> {
     /// Each open connection's records: decoder, sealed channel, counts. Boxed, so that a
     /// record's work reaches the wire by reference (a wire in the table itself was found,
     /// checked for uniqueness and written back at every access).
-    @exclusivity(unchecked) var wires: [ConnectionID: WireBox] = [:]
+    @exclusivity(unchecked) var wires = ConnectionMap<WireBox>()
     /// True: every `.send` carries a `FrameSummary` (the simulator's timeline).
     @exclusivity(unchecked) public var summarizesFrames = false
     @exclusivity(unchecked) var output: [NodeOutput] = []
