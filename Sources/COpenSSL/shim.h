@@ -1,5 +1,6 @@
 #ifndef COPENSSL_SHIM_H
 #define COPENSSL_SHIM_H
+#include <stdint.h>
 #include <string.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -85,45 +86,65 @@ static inline int peerlink_hkdf_sha256(const unsigned char *salt, size_t saltlen
 }
 
 /* AES-GCM with Noise's counter nonces (4 zero bytes, then the 64-bit counter big-endian) through
-   the provider's own nonce generation, which lays out its 12-byte IV the same way (a fixed
-   field, then an 8-byte invocation field that it counts up big-endian): OpenSSL 3.0 asks the
-   provider for the IV's length at every EVP_*Init_ex that passes an IV, and answers a tag's
-   get or set through a separate parameter call; these helpers give the provider the counter
-   and the tag in one parameter call each. Documented controls and parameters of the EVP
-   interface only (EVP_CTRL_GCM_SET_IV_FIXED with -1, EVP_CTRL_GCM_IV_GEN,
-   OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN / _SET_IV_INV); no cipher code of PeerLink's own. */
+   the provider's own nonce generation for TLS records, which lays out its 12-byte IV the same
+   way (a fixed field, then an 8-byte invocation field counted up big-endian): OpenSSL 3.0 asks
+   the provider for the IV's length at every EVP_*Init_ex that passes an IV, and answers a
+   tag's get or set through a separate parameter call; these helpers give the provider the
+   counter and the tag in one parameter call each. They use the EVP interface's controls and
+   parameters for TLS (EVP_CTRL_GCM_SET_IV_FIXED, EVP_CTRL_GCM_IV_GEN,
+   OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN / _SET_IV_INV); some of what they rely on is the
+   provider's behaviour rather than the manual's (-1 sets the whole IV; generating starts
+   GCM and counts up), so every IV the provider starts is read back whole and compared, and
+   AEADCipher.providerCountsLikeNoise checks the records once per process. No cipher code of
+   PeerLink's own. */
 
-/* Sets the whole 12-byte IV and makes the provider start GCM with it; `counter` receives the
-   8 bytes it started with (the caller checks them). The provider keeps the counter plus one
-   for the next generation. 1 on success. */
-static inline int peerlink_gcm_start(EVP_CIPHER_CTX *c, const unsigned char *iv, unsigned char *counter) {
+/* Whether the 12 bytes at `iv` are Noise's AESGCM nonce for counter `n`. */
+static inline int peerlink_gcm_is_nonce(const unsigned char *iv, uint64_t n) {
+    if (iv[0] | iv[1] | iv[2] | iv[3]) return 0;
+    for (int i = 0; i < 8; i++)
+        if (iv[4 + i] != (unsigned char)(n >> (56 - 8 * i))) return 0;
+    return 1;
+}
+
+/* Sets the whole 12-byte IV `iv` (the nonce for counter `n`) and makes the provider start GCM
+   with it; 1 only when it reports the IV it started as that nonce. The provider keeps the
+   counter plus one for the next generation. */
+static inline int peerlink_gcm_start(EVP_CIPHER_CTX *c, const unsigned char *iv, uint64_t n) {
+    unsigned char started[12];
     return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_FIXED, -1, (void *)iv) == 1
-        && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_IV_GEN, 8, counter) == 1;
+        && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_IV_GEN, 12, started) == 1
+        && peerlink_gcm_is_nonce(started, n);
 }
 
 /* After EVP_EncryptFinal_ex: the 16-byte tag into `tag` and, in the same call, GCM started
-   again with the next counter, whose 8 bytes go to `next` (the caller checks them). */
-static inline int peerlink_gcm_tag_and_next(EVP_CIPHER_CTX *c, unsigned char *tag, unsigned char *next) {
+   again with the provider's next counter. 1: the tag is read and GCM started with the nonce
+   for `next`; 0: the tag is read, GCM not started as expected; -1: the call failed (the tag
+   may not be read). */
+static inline int peerlink_gcm_tag_and_next(EVP_CIPHER_CTX *c, unsigned char *tag, uint64_t next) {
+    unsigned char started[12] = {1};
     OSSL_PARAM p[3];
     p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, 16);
-    p[1] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, next, 8);
+    p[1] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, started, 12);
     p[2] = OSSL_PARAM_construct_end();
-    return EVP_CIPHER_CTX_get_params(c, p) == 1;
+    if (EVP_CIPHER_CTX_get_params(c, p) != 1) return -1;
+    return peerlink_gcm_is_nonce(started, next);
 }
 
 /* An opening context: the IV's fixed field (4 zero bytes) set once, so that each record then
-   needs only its counter (peerlink_gcm_expect). */
+   needs only its counter (peerlink_gcm_expect). 1 on success. */
 static inline int peerlink_gcm_open_fixed(EVP_CIPHER_CTX *c) {
     unsigned char zero[12] = {0};
     return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_FIXED, -1, zero) == 1;
 }
 
-/* Before opening a record: the tag it carries (16 bytes) and its counter (8 bytes,
-   big-endian), in one call; GCM is started with the nonce. */
-static inline int peerlink_gcm_expect(EVP_CIPHER_CTX *c, const unsigned char *tag, const unsigned char *counter) {
+/* Before opening a record: the tag it carries (16 bytes) and its counter `n`, in one call;
+   GCM is started with the nonce. 1 on success. */
+static inline int peerlink_gcm_expect(EVP_CIPHER_CTX *c, const unsigned char *tag, uint64_t n) {
+    unsigned char counter[8];
+    for (int i = 0; i < 8; i++) counter[i] = (unsigned char)(n >> (56 - 8 * i));
     OSSL_PARAM p[3];
     p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, (void *)tag, 16);
-    p[1] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, (void *)counter, 8);
+    p[1] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, counter, 8);
     p[2] = OSSL_PARAM_construct_end();
     return EVP_CIPHER_CTX_set_params(c, p) == 1;
 }

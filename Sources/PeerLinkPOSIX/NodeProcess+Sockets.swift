@@ -54,8 +54,8 @@ extension NodeProcess {
     }
 
     /// Writes what is queued for the connection until the socket is full. The connection is
-    /// written in place in the table (`Dictionary.Values`' element access), so its buffer is
-    /// never copied and its key is hashed once.
+    /// written in place in the table (`ConnectionMap.values`' element access), so its buffer
+    /// is never copied and its id is looked up once.
     func flush(_ id: ConnectionID) {
         guard let i = connections.index(forKey: id) else { return }
         switch Self.writeQueued(&connections.values[i]) {

@@ -40,6 +40,7 @@ struct AEADCounterTests {
             let record = counted.seal(nonce: nonce, ad: ad, plaintext)
             #expect(record == plain.seal(nonce: nonce, ad: ad, plaintext), "seed \(seed), step \(step), nonce \(nonce)")
             #expect(countedOpening.open(nonce: nonce, ad: ad, record) == plaintext, "seed \(seed), step \(step), nonce \(nonce)")
+            #expect(counted.startedNonce == nonce &+ 1, "seed \(seed), step \(step): the next record in order would not take the short path")
             sealed.append((nonce, ad, plaintext, record))
         }
         // Opened again in another order, each after a record that does not open: a wrong

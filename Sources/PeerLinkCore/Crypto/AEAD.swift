@@ -28,21 +28,22 @@ public enum AEADCipher: String, Sendable, CaseIterable {
 
     /// Whether AES-GCM sealed and opened through the provider's counter gives exactly the
     /// records of the plain path (`EVP_*Init_ex` with the whole nonce at every record), for
-    /// nonces in order, out of order, and with a failed open between them. Checked once per
-    /// process with a fixed key; false (the plain path everywhere) if anything differs, so a
-    /// provider that counts otherwise costs speed, never a wrong record.
+    /// nonces in order, out of order, across 2^64 − 1 to 0, and with a failed open between
+    /// them. Checked once per process with a fixed key; false (the plain path everywhere) if
+    /// anything differs, so a provider that counts otherwise costs speed, never a wrong record
+    /// (and each IV the provider starts is read back and compared as well).
     static let providerCountsLikeNoise: Bool = {
         let key = (0..<keyBytes).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
         let counted = AEADKey(.aesGCM, key: key, encrypting: true, counted: true)
         let plain = AEADKey(.aesGCM, key: key, encrypting: true, counted: false)
         let opening = AEADKey(.aesGCM, key: key, encrypting: false, counted: true)
-        for (i, nonce) in [0, 1, 2, 9, 3, 4, 1 << 40, (1 << 40) + 1, 0xFFFF_FFFF, 0x1_0000_0000].enumerated() {
+        for (i, nonce) in ([0, 1, 2, 9, 3, 4, 1 << 40, (1 << 40) + 1, 0xFFFF_FFFF, 0x1_0000_0000, .max - 1, .max, 0] as [UInt64]).enumerated() {
             let plaintext = (0..<(i * 7 % 40)).map { UInt8(truncatingIfNeeded: $0 &+ i) }
             let ad: [UInt8] = i % 2 == 0 ? [] : [UInt8(i), 1, 2]
-            let record = counted.seal(nonce: UInt64(nonce), ad: ad, plaintext)
-            guard record == plain.seal(nonce: UInt64(nonce), ad: ad, plaintext),
-                  opening.open(nonce: UInt64(nonce) &+ 1, ad: ad, record) == nil,
-                  opening.open(nonce: UInt64(nonce), ad: ad, record) == plaintext
+            let record = counted.seal(nonce: nonce, ad: ad, plaintext)
+            guard record == plain.seal(nonce: nonce, ad: ad, plaintext),
+                  opening.open(nonce: nonce &+ 1, ad: ad, record) == nil,
+                  opening.open(nonce: nonce, ad: ad, record) == plaintext
             else { return false }
         }
         return true
@@ -94,14 +95,14 @@ public final class AEADKey: @unchecked Sendable {
             encrypting ? EVP_EncryptInit_ex(c, cipher.evp, nil, k.baseAddress, nil) : EVP_DecryptInit_ex(c, cipher.evp, nil, k.baseAddress, nil)
         }
         guard ok == 1 else { fatalError("EVP cipher init (\(cipher)) failed") }
-        if counted && !encrypting {
-            guard peerlink_gcm_open_fixed(c) == 1 else { fatalError("EVP_CTRL_GCM_SET_IV_FIXED failed") }
-        }
+        // An opening key whose provider will not take the fixed field opens the plain way.
+        let countedHere = counted && (encrypting || peerlink_gcm_open_fixed(c) == 1)
+        if counted && !countedHere { ERR_clear_error() }
         self.cipher = cipher
         self.bytes = key
         self.ctx = c
         self.encrypting = encrypting
-        self.counted = counted
+        self.counted = countedHere
     }
 
     deinit { EVP_CIPHER_CTX_free(ctx) }
@@ -153,10 +154,19 @@ public final class AEADKey: @unchecked Sendable {
         }
         // The tag, and GCM started for the next nonce in the same call; if the provider did
         // not start it with that nonce, the next record starts afresh.
-        var next: UInt64 = ~(nonce &+ 1)
-        guard peerlink_gcm_tag_and_next(ctx, o + written, &next) == 1 else { fatalError("AES-GCM tag failed") }
-        started = UInt64(bigEndian: next) == nonce &+ 1 ? nonce &+ 1 : nil
+        switch peerlink_gcm_tag_and_next(ctx, o + written, nonce &+ 1) {
+        case 1: started = nonce &+ 1
+        case 0: started = nil
+        default:
+            ERR_clear_error()
+            started = nil
+            guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, Int32(AEADCipher.tagBytes), o + written) == 1 else { fatalError("EVP_CTRL_AEAD_GET_TAG failed") }
+        }
     }
+
+    /// The nonce a counted sealing key has GCM started with for its next record (nil: none):
+    /// for tests, which check that records in order take the short path.
+    var startedNonce: UInt64? { started }
 
     /// Starts the cipher for the record with counter `nonce`: through the provider's counter
     /// when counted (checking that it started with `nonce`), else with `EVP_EncryptInit_ex`.
@@ -166,8 +176,7 @@ public final class AEADKey: @unchecked Sendable {
             let iv = tmp.baseAddress!
             cipher.writeNonce(nonce, to: iv)
             if counted {
-                var first: UInt64 = ~nonce
-                if peerlink_gcm_start(ctx, iv, &first) == 1, UInt64(bigEndian: first) == nonce { return true }
+                if peerlink_gcm_start(ctx, iv, nonce) == 1 { return true }
                 ERR_clear_error()
             }
             // The plain path also when the provider's counter did not start with `nonce`:
@@ -194,8 +203,7 @@ public final class AEADKey: @unchecked Sendable {
             var len: Int32 = 0
             if counted {
                 // The tag and the counter in one call (the fixed field was set once).
-                var counter = nonce.bigEndian
-                guard peerlink_gcm_expect(ctx, tag, &counter) == 1 else { return false }
+                guard peerlink_gcm_expect(ctx, tag, nonce) == 1 else { return false }
             } else {
                 guard EVP_DecryptInit_ex(ctx, nil, nil, nil, iv) == 1 else { return false }
             }
