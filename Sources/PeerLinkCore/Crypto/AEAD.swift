@@ -148,20 +148,16 @@ public final class AEADKey: @unchecked Sendable {
         guard EVP_EncryptFinal_ex(ctx, o + written, &len) == 1 else { fatalError("EVP_EncryptFinal_ex failed") }
         written += Int(len)
         precondition(written == plaintext.count + (trailer == nil ? 0 : 1), "AEAD ciphertext length")
-        guard counted else {
-            guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, Int32(AEADCipher.tagBytes), o + written) == 1 else { fatalError("EVP_CTRL_AEAD_GET_TAG failed") }
-            return
-        }
-        // The tag, and GCM started for the next nonce in the same call; if the provider did
-        // not start it with that nonce, the next record starts afresh.
-        switch peerlink_gcm_tag_and_next(ctx, o + written, nonce &+ 1) {
-        case 1: started = nonce &+ 1
-        case 0: started = nil
-        default:
+        if counted {
+            // The tag, and GCM started for the next nonce in the same call; if the provider did
+            // not start it with that nonce, the next record starts afresh; if the call failed,
+            // the tag is read the plain way.
+            let result = peerlink_gcm_tag_and_next(ctx, o + written, nonce &+ 1)
+            started = result == 1 ? nonce &+ 1 : nil
+            if result >= 0 { return }
             ERR_clear_error()
-            started = nil
-            guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, Int32(AEADCipher.tagBytes), o + written) == 1 else { fatalError("EVP_CTRL_AEAD_GET_TAG failed") }
         }
+        guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, Int32(AEADCipher.tagBytes), o + written) == 1 else { fatalError("EVP_CTRL_AEAD_GET_TAG failed") }
     }
 
     /// The nonce a counted sealing key has GCM started with for its next record (nil: none):
@@ -198,13 +194,13 @@ public final class AEADKey: @unchecked Sendable {
         // for the final call's (empty) output when there is no plaintext.
         let ok = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { tmp -> Bool in
             let iv = tmp.baseAddress!, tag = iv + 12, spare = iv + 28
-            if !counted { cipher.writeNonce(nonce, to: iv) }
             tag.update(from: c + (ciphertext.count - AEADCipher.tagBytes), count: AEADCipher.tagBytes)
             var len: Int32 = 0
             if counted {
                 // The tag and the counter in one call (the fixed field was set once).
                 guard peerlink_gcm_expect(ctx, tag, nonce) == 1 else { return false }
             } else {
+                cipher.writeNonce(nonce, to: iv)
                 guard EVP_DecryptInit_ex(ctx, nil, nil, nil, iv) == 1 else { return false }
             }
             if ad.count > 0 {

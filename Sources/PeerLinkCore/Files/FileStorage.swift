@@ -47,9 +47,14 @@ extension FileStorage {
 
     /// Replaces the file's content with `bytes` (creating it), synced.
     public func replaceAll(_ path: String, with bytes: [UInt8]) throws {
+        try overwrite(path, with: bytes)
+        try sync(path)
+    }
+
+    /// The file's content replaced with `bytes` (creating it), not synced.
+    private func overwrite(_ path: String, with bytes: [UInt8]) throws {
         try truncate(path, sizeBytes: 0)
         try write(path, offset: 0, bytes: bytes)
-        try sync(path)
     }
 
     /// `sync`, unless the storage can make the content durable alone.
@@ -60,8 +65,7 @@ extension FileStorage {
     /// whole; on disk with syncing, the move makes the new name durable (the temporary name
     /// never needs to be).
     public func replaceAll(_ path: String, with bytes: [UInt8], through temporary: String) throws {
-        try truncate(temporary, sizeBytes: 0)
-        try write(temporary, offset: 0, bytes: bytes)
+        try overwrite(temporary, with: bytes)
         try syncContent(temporary)
         try move(from: temporary, to: path)
     }

@@ -27,6 +27,22 @@ extension ScenarioRunner {
         return s
     }
 
+    /// Damages `role`'s store (`damage`, given the run's next seed) with the node down, notes
+    /// the damage and restarts the node on its clock, noting the file records the damage took
+    /// (asked before the kill and after the restart); returns what `damage` returned.
+    @discardableResult
+    func damageStore<T>(_ role: DeviceRole, rollback: Bool, _ damage: (UInt64) throws -> T) throws -> T {
+        let records = syncStateIfRunning(role)
+        try driver.kill(role)
+        seed &+= 0x9E37
+        let result = try damage(seed)
+        damagedAtMs[role] = nowMs
+        workload?.storeDamaged(role, atMs: nowMs, rollback: rollback)
+        try restartOnItsClock(role)
+        noteFilesLost(role, before: records)
+        return result
+    }
+
     /// Notes the file records `role`'s store held before a damage (`before`, asked just
     /// before it) and no longer holds after its restart. Either answer missing: nothing is
     /// noted, and only the damage's time excuses.

@@ -93,14 +93,7 @@ extension ScenarioRunner {
             return [CheckOutcome(location: step.location, description: "stranger connects", passed: sawOnlyHandshake,
                                  detail: sawOnlyHandshake ? "refused; it saw only \(kinds.isEmpty ? "nothing" : kinds.joined(separator: ", "))" : "it saw \(kinds.joined(separator: ", "))")]
         case .rollbackStore(let role):
-            let records = syncStateIfRunning(role)
-            try driver.kill(role)
-            seed &+= 0x9E37
-            let dropped = try driver.rollBackStore(role, seed: seed)
-            damagedAtMs[role] = nowMs
-            workload?.storeDamaged(role, atMs: nowMs, rollback: true)
-            try restartOnItsClock(role)
-            noteFilesLost(role, before: records)
+            let dropped = try damageStore(role, rollback: true) { try driver.rollBackStore(role, seed: $0) }
             note("\(nowMs) roll back the store of \(role) by \(dropped) commits, restart")
             return []
         case .damagePartialFile(let role):
@@ -108,14 +101,7 @@ extension ScenarioRunner {
             try damageArmedPartialFiles()
             return []
         case .corruptStore(let role):
-            let records = syncStateIfRunning(role)
-            try driver.kill(role)
-            seed &+= 0x9E37
-            try driver.corruptStore(role, seed: seed)
-            damagedAtMs[role] = nowMs
-            workload?.storeDamaged(role, atMs: nowMs)
-            try restartOnItsClock(role)
-            noteFilesLost(role, before: records)
+            try damageStore(role, rollback: false) { try driver.corruptStore(role, seed: $0) }
             note("\(nowMs) corrupt store of \(role), restart")
             return []
         }
