@@ -190,7 +190,7 @@ public final class NodeProcess<App: NodeApp> {
     }
 
     func maybeConnect() {
-        guard let target = options.connect, connecting == nil, let due = engine.readSession({ $0.nextConnectAtMs }), due <= now else { return }
+        guard let target = options.connect, connecting == nil, let due = engine.nextConnectAtMs, due <= now else { return }
         engine.connectStarted(now: now)
         do {
             let fd = try Sock.startConnect(target)
@@ -221,7 +221,7 @@ public final class NodeProcess<App: NodeApp> {
         var timeout: Int32 = -1
         if virtualNow == nil {
             var wake = engine.nextDeadline
-            if options.connect != nil, connecting == nil, let c = engine.readSession({ $0.nextConnectAtMs }) { wake = min(wake ?? c, c) }
+            if options.connect != nil, connecting == nil, let c = engine.nextConnectAtMs { wake = min(wake ?? c, c) }
             if let w = wake { timeout = Int32(max(0, min(60_000, w - now))) }
         }
         let n = poll(&fds, nfds_t(fds.count), timeout)

@@ -66,7 +66,7 @@ extension SimulatedNetwork {
     }
 
     func maybeConnect() {
-        guard !connecting, !downRoles[.watch], let due = watch.readSession({ $0.nextConnectAtMs }), due <= now else { return }
+        guard !connecting, !downRoles[.watch], let due = watch.nextConnectAtMs, due <= now else { return }
         connecting = true
         watch.connectStarted(now: now)
         queue.push(now + baseLatencyMs, .connectDone(watchGeneration: generation[.watch]))

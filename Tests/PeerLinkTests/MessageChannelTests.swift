@@ -59,6 +59,37 @@ struct MessageChannelTests {
         #expect(m.receive(three, on: 2, out: &out.messages) == .fresh)
     }
 
+    /// The duplicate check covers exactly the last `recentMessageIDsKept` ids received, however
+    /// many came before (the window's storage is trimmed many ids at a time): an earlier
+    /// message seen again inside that window is a duplicate, one beyond it is refused as
+    /// overtaken.
+    @Test(arguments: [0, 1, 5, 64, 300])
+    func theDuplicateWindowIsTheLastIDsKept(kept: Int) {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var rng = SplitMix64(seed: seed)
+        var config = Self.config
+        config.recentMessageIDsKept = kept
+        var m = MessageChannel(shared: SharedLinkConfig(config))
+        var out = ActionBuffer()
+        var received: [MessageID] = []
+        var next: MessageID = 1
+        for step in 0..<3_000 {
+            if received.isEmpty || rng.next() % 3 != 0 {
+                next += 1 + MessageID(rng.next() % 3)
+                let fresh = m.receive(FrameBodies.Message(id: next, payload: .data([]), replyExpected: false), on: 1, out: &out.messages)
+                #expect(fresh == .fresh, "seed \(seed), step \(step)")
+                received.append(next)
+            } else {
+                let back = Int(rng.next() % UInt64(min(received.count, kept + 40)))
+                let id = received[received.count - 1 - back]
+                let expected: MessageChannel.Arrival = back < kept ? .duplicate : .outOfOrder
+                let arrival = m.receive(FrameBodies.Message(id: id, payload: .data([]), replyExpected: false), on: 1, out: &out.messages)
+                #expect(arrival == expected, "seed \(seed), step \(step): id \(id), \(back) back of \(received.count), kept \(kept)")
+                if arrival != expected { return }
+            }
+        }
+    }
+
     @Test func aDeliveredMessageAwaitsItsReplyOrGetsAReceipt() throws {
         var m = MessageChannel(shared: SharedLinkConfig(Self.config))
         var out = ActionBuffer()

@@ -39,6 +39,7 @@ extension NodeEngine {
     /// `message send JSON [--no-reply] [--timeout DURATION]`.
     /// Takes the reply or failure of a message sent by hand (true: the app does not see it).
     func takeHandMessageOutcome(_ event: LinkEvent) -> Bool {
+        if handMessages.isEmpty { return false }  // as a rule: no key to hash
         switch event {
         case .didReceiveMessageReply(let id, let payload):
             guard let m = handMessages.removeValue(forKey: id) else { return false }

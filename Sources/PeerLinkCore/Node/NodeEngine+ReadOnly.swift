@@ -39,4 +39,9 @@ extension NodeEngine {
 
     /// True while the link is up (read in place).
     public var isConnected: Bool { readSession { $0.isConnected } }
+
+    /// When the shell should next try to connect (`LinkSession.nextConnectAtMs`), read in
+    /// place: the shell asks on every pass of its loop, and through `readSession` from
+    /// another module the getter was handed a copy of the whole session.
+    public var nextConnectAtMs: EpochMs? { readSession { $0.nextConnectAtMs } }
 }

@@ -23,9 +23,13 @@ struct MessageChannel: Sendable {
     private(set) var pending: [PendingMessage] = []
     /// Peer messages the app has not answered yet, with the connection they came on.
     private(set) var awaitingReply: [MessageID: ConnectionID] = [:]
-    /// Receiver, on the current link: the highest id delivered and the recent ids (duplicates).
+    /// Receiver, on the current link: the highest id delivered and the recent ids (duplicates):
+    /// the last `recentMessageIDsKept` of `recentIDs`, those from `recentStart` on. The ids
+    /// before it are dropped many at a time: shifting the array at every message (2 KiB)
+    /// cost more than the rest of the message's bookkeeping.
     private(set) var highestReceived: MessageID = 0
-    private(set) var recentIDs: [MessageID] = []
+    private var recentIDs: [MessageID] = []
+    private var recentStart = 0
     /// The dictionary of the peer's last message, to decode the next one of the same keys
     /// with (`decodeMessage`); it changes nothing the session does.
     private var lastShape: CanonicalEncoding.DictionaryShape? = nil
@@ -166,13 +170,17 @@ struct MessageChannel: Sendable {
         // Every id in `recentIDs` is at most `highestReceived` (each was the highest when kept),
         // so only an id at or below it can be a duplicate.
         guard m.id > highestReceived else {
-            if recentIDs.contains(m.id) { return .duplicate }  // its first copy was handled
+            if recentIDs[recentStart...].contains(m.id) { return .duplicate }  // its first copy was handled
             refuse(m.id, WCError(.deliveryFailed, "message \(m.id) arrived after message \(highestReceived)"), on: id, out: &out)
             return .outOfOrder
         }
         highestReceived = m.id
         recentIDs.append(m.id)
-        if recentIDs.count > config.recentMessageIDsKept { recentIDs.removeFirst() }
+        if recentIDs.count - recentStart > config.recentMessageIDsKept { recentStart += 1 }
+        if recentStart >= max(config.recentMessageIDsKept, 64) {
+            recentIDs.removeFirst(recentStart)
+            recentStart = 0
+        }
         return .fresh
     }
 
@@ -218,6 +226,7 @@ struct MessageChannel: Sendable {
     mutating func linkUp() {
         highestReceived = 0
         recentIDs = []
+        recentStart = 0
     }
 
     /// The link `id` went down: messages sent on it fail, and the peer's messages that came on
