@@ -6,10 +6,15 @@
  *   mode 0: a blocking read alone (sync-bench's raw_tcp_rtt_us);
  *   mode 1: poll on the socket, then read;
  *   mode 2: poll on the socket and two idle pipes (a node's control input and listener), then read;
- *   mode 3: epoll_wait on the same three, registered once, then read.
+ *   mode 3: epoll_wait on the same three, registered once, then read;
+ *   mode 4: io_uring: a read of each idle pipe armed once and a recv on the socket, waited for
+ *           with io_uring_enter; the completion brings the bytes (no read after it). Raw
+ *           system calls, no liburing; prints "io_uring unavailable" where it is refused;
+ *   mode 5: as 4, and the write goes as a send queued in the same io_uring_enter that waits:
+ *           one system call a message at each end instead of two.
  *
  *   cc -O2 -o /tmp/poll-rtt scripts/poll-rtt.c -lpthread
- *   for i in 1 2 3 4 5; do for m in 0 1 2 3; do /tmp/poll-rtt $m; done; done
+ *   for i in 1 2 3 4 5; do for m in 0 1 2 3 4 5; do /tmp/poll-rtt $m; done; done
  *
  * Prints the mean round trip of 100,000 after 1,000 of warm-up. */
 #define _GNU_SOURCE
@@ -20,8 +25,14 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/io_uring.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,7 +40,72 @@ enum { ROUNDS = 100000, WARMUP = 1000, BYTES = 64 };
 static int mode;
 static int idle[2];  /* read ends of two pipes nobody writes to */
 
-struct end { int fd; int ep; };
+/* An io_uring's queues, mapped (mode 4). */
+struct ring {
+    int fd;
+    unsigned *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask;
+    struct io_uring_sqe *sqes;
+    struct io_uring_cqe *cqes;
+    unsigned to_submit;
+};
+
+struct end { int fd; int ep; struct ring r; char pipe_buf[2][8]; };
+
+static int ring_init(struct ring *r) {
+    struct io_uring_params p;
+    memset(&p, 0, sizeof p);
+    memset(r, 0, sizeof *r);
+    r->fd = (int)syscall(__NR_io_uring_setup, 8, &p);
+    if (r->fd < 0) return -1;
+    size_t sq_bytes = p.sq_off.array + p.sq_entries * sizeof(unsigned);
+    size_t cq_bytes = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+    size_t bytes = sq_bytes > cq_bytes ? sq_bytes : cq_bytes;  /* one mapping (IORING_FEAT_SINGLE_MMAP) */
+    char *q = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_SQ_RING);
+    if (q == MAP_FAILED || !(p.features & IORING_FEAT_SINGLE_MMAP)) return -1;
+    r->sq_tail = (unsigned *)(q + p.sq_off.tail);
+    r->sq_mask = (unsigned *)(q + p.sq_off.ring_mask);
+    r->sq_array = (unsigned *)(q + p.sq_off.array);
+    r->cq_head = (unsigned *)(q + p.cq_off.head);
+    r->cq_tail = (unsigned *)(q + p.cq_off.tail);
+    r->cq_mask = (unsigned *)(q + p.cq_off.ring_mask);
+    r->cqes = (struct io_uring_cqe *)(q + p.cq_off.cqes);
+    r->sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+                   r->fd, IORING_OFF_SQES);
+    return r->sqes == MAP_FAILED ? -1 : 0;
+}
+
+/* Queues one read-like operation (submitted at the next wait). */
+static void ring_queue(struct ring *r, int op, int fd, void *buf, unsigned len, unsigned long long tag) {
+    unsigned tail = *r->sq_tail, i = tail & *r->sq_mask;
+    struct io_uring_sqe *e = &r->sqes[i];
+    memset(e, 0, sizeof *e);
+    e->opcode = (unsigned char)op;
+    e->fd = fd;
+    e->addr = (unsigned long long)(uintptr_t)buf;
+    e->len = len;
+    e->user_data = tag;
+    r->sq_array[i] = i;
+    atomic_store_explicit((_Atomic unsigned *)r->sq_tail, tail + 1, memory_order_release);
+    r->to_submit++;
+}
+
+/* Submits what is queued and waits for the completion tagged `tag`: its result. */
+static int ring_wait(struct ring *r, unsigned long long tag) {
+    for (;;) {
+        unsigned head = *r->cq_head;
+        unsigned tail = atomic_load_explicit((_Atomic unsigned *)r->cq_tail, memory_order_acquire);
+        while (head != tail) {
+            struct io_uring_cqe *c = &r->cqes[head & *r->cq_mask];
+            int res = c->res;
+            unsigned long long got = c->user_data;
+            head++;
+            atomic_store_explicit((_Atomic unsigned *)r->cq_head, head, memory_order_release);
+            if (got == tag) return res;
+        }
+        syscall(__NR_io_uring_enter, r->fd, r->to_submit, 1, IORING_ENTER_GETEVENTS, NULL, 0);
+        r->to_submit = 0;
+    }
+}
 
 static void pin(int cpu) {
     cpu_set_t s;
@@ -39,7 +115,14 @@ static void pin(int cpu) {
 }
 
 static struct end make_end(int fd) {
-    struct end e = { fd, -1 };
+    struct end e;
+    memset(&e, 0, sizeof e);
+    e.fd = fd;
+    e.ep = -1;
+    if (mode >= 4) {
+        if (ring_init(&e.r)) { printf("io_uring unavailable\n"); exit(0); }
+        for (int i = 0; i < 2; i++) ring_queue(&e.r, IORING_OP_READ, idle[i], e.pipe_buf[i], sizeof e.pipe_buf[i], 100 + i);
+    }
     if (mode == 3) {
         e.ep = epoll_create1(0);
         int fds[3] = { fd, idle[0], idle[1] };
@@ -67,10 +150,22 @@ static void wait_readable(struct end *e) {
 static void read_fully(struct end *e, char *b) {
     int got = 0;
     while (got < BYTES) {
-        wait_readable(e);
-        ssize_t r = read(e->fd, b + got, BYTES - got);
+        ssize_t r;
+        if (mode >= 4) {
+            ring_queue(&e->r, IORING_OP_RECV, e->fd, b + got, BYTES - got, 1);
+            r = ring_wait(&e->r, 1);
+        } else {
+            wait_readable(e);
+            r = read(e->fd, b + got, BYTES - got);
+        }
         if (r > 0) got += (int)r;
     }
+}
+
+/* Sends the 64 bytes: a write, or (mode 5) a send submitted with the next wait. */
+static void send_bytes(struct end *e, char *b) {
+    if (mode == 5) { ring_queue(&e->r, IORING_OP_SEND, e->fd, b, BYTES, 2); return; }
+    if (write(e->fd, b, BYTES) != BYTES) exit(1);
 }
 
 static void *echo(void *arg) {
@@ -79,8 +174,9 @@ static void *echo(void *arg) {
     char b[BYTES];
     for (int i = 0; i < ROUNDS + WARMUP; i++) {
         read_fully(&e, b);
-        if (write(e.fd, b, BYTES) != BYTES) return NULL;
+        send_bytes(&e, b);
     }
+    if (mode == 5) syscall(__NR_io_uring_enter, e.r.fd, e.r.to_submit, 0, 0, NULL, 0);  /* the last send */
     return NULL;
 }
 
@@ -91,8 +187,9 @@ static long now_ns(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: poll-rtt 0|1|2|3\n"); return 2; }
+    if (argc != 2) { fprintf(stderr, "usage: poll-rtt 0|1|2|3|4|5\n"); return 2; }
     mode = atoi(argv[1]);
+    if (mode < 0 || mode > 5) { fprintf(stderr, "usage: poll-rtt 0|1|2|3|4|5\n"); return 2; }
     int p0[2], p1[2];
     if (pipe(p0) || pipe(p1)) return 1;
     idle[0] = p0[0];
@@ -111,9 +208,9 @@ int main(int argc, char **argv) {
     pin(0);
     struct end e = make_end(c);
     char b[BYTES] = { 0 };
-    for (int i = 0; i < WARMUP; i++) { if (write(c, b, BYTES) != BYTES) return 1; read_fully(&e, b); }
+    for (int i = 0; i < WARMUP; i++) { send_bytes(&e, b); read_fully(&e, b); }
     long t0 = now_ns();
-    for (int i = 0; i < ROUNDS; i++) { if (write(c, b, BYTES) != BYTES) return 1; read_fully(&e, b); }
+    for (int i = 0; i < ROUNDS; i++) { send_bytes(&e, b); read_fully(&e, b); }
     long t1 = now_ns();
     pthread_join(t, NULL);
     printf("mode=%d rtt=%.2f us\n", mode, (t1 - t0) / 1000.0 / ROUNDS);
