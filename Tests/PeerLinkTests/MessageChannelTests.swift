@@ -62,10 +62,10 @@ struct MessageChannelTests {
     /// The duplicate check covers exactly the last `recentMessageIDsKept` ids received, however
     /// many came before (the window's storage is trimmed many ids at a time): an earlier
     /// message seen again inside that window is a duplicate, one beyond it is refused as
-    /// overtaken.
-    @Test(arguments: [0, 1, 5, 64, 300])
-    func theDuplicateWindowIsTheLastIDsKept(kept: Int) {
-        let seed = UInt64.random(in: 0...UInt64.max)
+    /// overtaken. After every fresh id the ids at the window's edge are tried (a duplicate
+    /// changes nothing), and a new link partway empties the window.
+    @Test(arguments: [(0, 0x5EED_0000 as UInt64), (1, 0x5EED_0001), (5, 0x5EED_0005), (64, 0x5EED_0040), (300, 0x5EED_012C)])
+    func theDuplicateWindowIsTheLastIDsKept(kept: Int, seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         var config = Self.config
         config.recentMessageIDsKept = kept
@@ -73,19 +73,30 @@ struct MessageChannelTests {
         var out = ActionBuffer()
         var received: [MessageID] = []
         var next: MessageID = 1
+        let linkUpAt = 1_500 + Int(rng.next() % 200)
+        func check(back: Int, _ what: String) -> Bool {
+            guard back >= 0, back < received.count else { return true }
+            let id = received[received.count - 1 - back]
+            let expected: MessageChannel.Arrival = back < kept ? .duplicate : .outOfOrder
+            let arrival = m.receive(FrameBodies.Message(id: id, payload: .data([]), replyExpected: false), on: 1, out: &out.messages)
+            #expect(arrival == expected, "seed \(seed), \(what): id \(id), \(back) back of \(received.count), kept \(kept)")
+            return arrival == expected
+        }
         for step in 0..<3_000 {
+            if step == linkUpAt {
+                m.linkUp()
+                received = []  // the new link's window starts empty, and its ids start again
+                next = 1 + MessageID(rng.next() % 5)
+            }
             if received.isEmpty || rng.next() % 3 != 0 {
                 next += 1 + MessageID(rng.next() % 3)
                 let fresh = m.receive(FrameBodies.Message(id: next, payload: .data([]), replyExpected: false), on: 1, out: &out.messages)
                 #expect(fresh == .fresh, "seed \(seed), step \(step)")
+                if fresh != .fresh { return }
                 received.append(next)
-            } else {
-                let back = Int(rng.next() % UInt64(min(received.count, kept + 40)))
-                let id = received[received.count - 1 - back]
-                let expected: MessageChannel.Arrival = back < kept ? .duplicate : .outOfOrder
-                let arrival = m.receive(FrameBodies.Message(id: id, payload: .data([]), replyExpected: false), on: 1, out: &out.messages)
-                #expect(arrival == expected, "seed \(seed), step \(step): id \(id), \(back) back of \(received.count), kept \(kept)")
-                if arrival != expected { return }
+                for back in [kept - 1, kept, kept + 1] where !check(back: back, "step \(step), at the edge") { return }
+            } else if !check(back: Int(rng.next() % UInt64(min(received.count, kept + 40))), "step \(step)") {
+                return
             }
         }
     }
