@@ -98,12 +98,16 @@ static inline int peerlink_hkdf_sha256(const unsigned char *salt, size_t saltlen
    AEADCipher.providerCountsLikeNoise checks the records once per process. No cipher code of
    PeerLink's own. */
 
+/* The counter `n` as the nonce's 8-byte invocation field (big-endian) at `out`. */
+static inline void peerlink_gcm_counter_bytes(unsigned char *out, uint64_t n) {
+    for (int i = 0; i < 8; i++) out[i] = (unsigned char)(n >> (56 - 8 * i));
+}
+
 /* Whether the 12 bytes at `iv` are Noise's AESGCM nonce for counter `n`. */
 static inline int peerlink_gcm_is_nonce(const unsigned char *iv, uint64_t n) {
-    if (iv[0] | iv[1] | iv[2] | iv[3]) return 0;
-    for (int i = 0; i < 8; i++)
-        if (iv[4 + i] != (unsigned char)(n >> (56 - 8 * i))) return 0;
-    return 1;
+    unsigned char nonce[12] = {0};
+    peerlink_gcm_counter_bytes(nonce + 4, n);
+    return memcmp(iv, nonce, 12) == 0;
 }
 
 /* Sets the whole 12-byte IV `iv` (the nonce for counter `n`) and makes the provider start GCM
@@ -141,7 +145,7 @@ static inline int peerlink_gcm_open_fixed(EVP_CIPHER_CTX *c) {
    GCM is started with the nonce. 1 on success. */
 static inline int peerlink_gcm_expect(EVP_CIPHER_CTX *c, const unsigned char *tag, uint64_t n) {
     unsigned char counter[8];
-    for (int i = 0; i < 8; i++) counter[i] = (unsigned char)(n >> (56 - 8 * i));
+    peerlink_gcm_counter_bytes(counter, n);
     OSSL_PARAM p[3];
     p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, (void *)tag, 16);
     p[1] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, counter, 8);

@@ -176,8 +176,9 @@ struct MessageChannel: Sendable {
         }
         highestReceived = m.id
         recentIDs.append(m.id)
-        if recentIDs.count - recentStart > config.recentMessageIDsKept { recentStart += 1 }
-        if recentStart >= max(config.recentMessageIDsKept, 64) {
+        let kept = config.recentMessageIDsKept
+        if recentIDs.count - recentStart > kept { recentStart += 1 }
+        if recentStart >= max(kept, 64) {
             recentIDs.removeFirst(recentStart)
             recentStart = 0
         }
