@@ -215,8 +215,7 @@ static long now_ns(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: poll-rtt 0|1|2|3|4|5\n"); return 2; }
-    mode = atoi(argv[1]);
+    mode = argc == 2 ? atoi(argv[1]) : -1;
     if (mode < 0 || mode > 5) { fprintf(stderr, "usage: poll-rtt 0|1|2|3|4|5\n"); return 2; }
     int p0[2], p1[2];
     if (pipe(p0) || pipe(p1)) return 1;
